@@ -1,0 +1,15 @@
+import { defaultClientConditions, defaultServerConditions } from "vite";
+import { defineConfig } from "vitest/config";
+
+// Workspace packages export their TypeScript sources under the "source" condition, so tests
+// run against src/ without a build step.
+export default defineConfig({
+  resolve: { conditions: ["source", ...defaultClientConditions] },
+  ssr: { resolve: { conditions: ["source", ...defaultServerConditions] } },
+  test: {
+    include: ["packages/*/src/**/*.test.ts", "playground/test/**/*.test.ts", "bench/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+  },
+});
