@@ -1,1 +1,2 @@
-export {};
+export { defaultServePort, parsePort, serveCommand } from "./commands/serve.js";
+export { createProgram } from "./program.js";

@@ -1,0 +1,136 @@
+import { createClient, type Transport } from "@connectrpc/connect";
+import {
+  createConnectTransport,
+  createGrpcTransport,
+  createGrpcWebTransport,
+} from "@connectrpc/connect-node";
+import { CostSourceService } from "@costplugin/proto";
+import { type BenchProtocol, benchBodies, benchPath, benchRequest } from "./fixture.js";
+import { type LoadResult, runLoad } from "./h2load.js";
+import { spawnServer, type SpawnedServer } from "./spawn-server.js";
+
+/** A server measured side by side with the others. */
+type Target = "one-port" | "connect-node" | "grpc-js" | "fastify-json";
+
+const scripts: Record<Target, { script: string; ports: string[] }> = {
+  "one-port": { script: "serve-one-port", ports: ["PORT"] },
+  "connect-node": { script: "serve-connect-node", ports: ["PORT", "PORT_HTTP1"] },
+  "grpc-js": { script: "serve-grpc-js", ports: ["PORT"] },
+  "fastify-json": { script: "serve-fastify-json", ports: ["PORT"] },
+};
+
+interface Row {
+  protocol: BenchProtocol;
+  http1: boolean;
+  targets: Target[];
+  /** The peer (and its protocol) the ratio column compares with. */
+  reference: { protocol: BenchProtocol; target: Target };
+}
+
+const rows: Row[] = [
+  // Targets: gRPC at least grpc-js; Connect binary at least grpc-js's gRPC; Connect JSON and
+  // gRPC-web over HTTP/1.1 at least half a plain Fastify JSON route doing the same work.
+  { protocol: "grpc", http1: false, targets: ["grpc-js", "connect-node", "one-port"], reference: { protocol: "grpc", target: "grpc-js" } },
+  { protocol: "connect-binary", http1: false, targets: ["connect-node", "one-port"], reference: { protocol: "grpc", target: "grpc-js" } },
+  { protocol: "connect-json", http1: true, targets: ["fastify-json", "connect-node", "one-port"], reference: { protocol: "connect-json", target: "fastify-json" } },
+  { protocol: "grpc-web", http1: true, targets: ["connect-node", "one-port"], reference: { protocol: "connect-json", target: "fastify-json" } },
+];
+
+/** Options of `runRpcBench`. */
+export interface RpcBenchOptions {
+  readonly seconds: number;
+  readonly warmupSeconds: number;
+  readonly serverCpu: number;
+  readonly loadCpu: number;
+}
+
+/** Sends one real request to check the peer answers the protocol correctly before loading it. */
+async function sanityCheck(protocol: BenchProtocol, baseUrl: string, http1: boolean): Promise<void> {
+  const httpVersion = http1 ? "1.1" : "2";
+  let transport: Transport;
+  if (protocol === "grpc") transport = createGrpcTransport({ baseUrl });
+  else if (protocol === "grpc-web") transport = createGrpcWebTransport({ baseUrl, httpVersion });
+  else transport = createConnectTransport({ baseUrl, httpVersion, useBinaryFormat: protocol === "connect-binary" });
+  const res = await createClient(CostSourceService, transport).getProjectedCost(benchRequest);
+  if (!(res.costPerMonth > 0)) throw new Error(`${baseUrl} answered ${protocol} without a cost`);
+}
+
+async function sanityCheckJsonRoute(baseUrl: string): Promise<void> {
+  const res = await fetch(baseUrl + benchPath, {
+    method: "POST",
+    headers: benchBodies["connect-json"].headers,
+    body: benchBodies["connect-json"].body,
+  });
+  const json = (await res.json()) as { costPerMonth?: number };
+  if (!res.ok || !(Number(json.costPerMonth) > 0)) throw new Error("plain Fastify route answered badly");
+}
+
+/** One measured cell of the table. */
+export interface Cell extends LoadResult {
+  readonly protocol: BenchProtocol;
+  readonly target: Target;
+  readonly concurrency: string;
+  readonly reference: { protocol: BenchProtocol; target: Target };
+}
+
+/** Runs every protocol against every peer at two concurrency levels. */
+export async function runRpcBench(o: RpcBenchOptions, log: (s: string) => void): Promise<Cell[]> {
+  const cells: Cell[] = [];
+  const targets = new Set(rows.flatMap((r) => r.targets));
+  for (const target of targets) {
+    const server: SpawnedServer = await spawnServer(scripts[target].script, o.serverCpu, scripts[target].ports);
+    try {
+      for (const row of rows.filter((r) => r.targets.includes(target))) {
+        const port = row.http1 && server.ports.PORT_HTTP1 ? server.ports.PORT_HTTP1 : server.ports.PORT;
+        const baseUrl = `http://127.0.0.1:${port}`;
+        if (target === "fastify-json") await sanityCheckJsonRoute(baseUrl);
+        else await sanityCheck(row.protocol, baseUrl, row.http1);
+        const levels = row.http1
+          ? [{ connections: 1, streams: 1, label: "1 conn" }, { connections: 64, streams: 1, label: "64 conns" }]
+          : [{ connections: 1, streams: 1, label: "1 stream" }, { connections: 4, streams: 16, label: "4 conns x 16 streams" }];
+        for (const level of levels) {
+          log(`${target} ${row.protocol} ${level.label} ...`);
+          const result = await runLoad({
+            url: baseUrl + benchPath,
+            body: benchBodies[row.protocol].body,
+            headers: benchBodies[row.protocol].headers,
+            http1: row.http1,
+            connections: level.connections,
+            streams: level.streams,
+            seconds: o.seconds,
+            warmupSeconds: o.warmupSeconds,
+            cpu: o.loadCpu,
+          });
+          log(`  ${result.requestsPerSecond.toFixed(0)} req/s p50 ${result.p50Ms.toFixed(2)} ms p99 ${result.p99Ms.toFixed(2)} ms`);
+          cells.push({ ...result, protocol: row.protocol, target, concurrency: level.label, reference: row.reference });
+        }
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+  return cells;
+}
+
+/** The markdown table: one line per protocol, peer and concurrency, with the ratio to the reference. */
+export function rpcBenchMarkdown(cells: Cell[]): string {
+  const lines = [
+    "| protocol | concurrency | server | req/s | p50 ms | p99 ms | failed | ratio to reference |",
+    "|---|---|---|---:|---:|---:|---:|---|",
+  ];
+  for (const c of cells) {
+    const ref = cells.find(
+      (r) => r.protocol === c.reference.protocol && r.target === c.reference.target && r.concurrency === c.concurrency,
+    );
+    const ratio =
+      ref === undefined
+        ? "n/a"
+        : ref === c
+          ? "reference"
+          : `${(c.requestsPerSecond / ref.requestsPerSecond).toFixed(2)}x ${c.reference.target} ${c.reference.protocol}`;
+    lines.push(
+      `| ${c.protocol} | ${c.concurrency} | ${c.target} | ${c.requestsPerSecond.toFixed(0)} | ${c.p50Ms.toFixed(2)} | ${c.p99Ms.toFixed(2)} | ${c.failed} | ${ratio} |`,
+    );
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,46 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+/** A benchmark peer running in its own process, pinned to one CPU. */
+export interface SpawnedServer {
+  /** Ports the server announced: `PORT` and, for split servers, `PORT_HTTP1`. */
+  readonly ports: Readonly<Record<string, number>>;
+  stop(): Promise<void>;
+}
+
+/** The command that starts a peer; printed in BENCHMARKS.md. */
+export function serverCommand(script: string, cpu: number): string[] {
+  return ["taskset", "-c", String(cpu), process.execPath, "--conditions=source", "--import", "tsx", script];
+}
+
+/** Starts `bench/servers/<name>.ts` and waits for its `PORT=` lines. */
+export async function spawnServer(name: string, cpu: number, portKeys: string[]): Promise<SpawnedServer> {
+  const script = fileURLToPath(new URL(`./servers/${name}.ts`, import.meta.url));
+  const [cmd, ...args] = serverCommand(script, cpu);
+  const child: ChildProcess = spawn(cmd as string, args, { stdio: ["ignore", "pipe", "inherit"] });
+  const ports: Record<string, number> = {};
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not announce its port in 30 s`)), 30_000);
+    child.once("exit", (code) => reject(new Error(`${name} exited with ${code} before listening`)));
+    lines.on("line", (line) => {
+      const m = /^(PORT\w*)=(\d+)$/.exec(line.trim());
+      if (m) ports[m[1] as string] = Number(m[2]);
+      if (portKeys.every((k) => k in ports)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  return {
+    ports,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+        setTimeout(() => child.kill("SIGKILL"), 5000).unref();
+      }),
+  };
+}
