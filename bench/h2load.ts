@@ -59,11 +59,17 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
     const bodyFile = join(dir, "body.bin");
     const logFile = join(dir, "requests.log");
     writeFileSync(bodyFile, o.body);
-    const { stdout } = await run("taskset", ["-c", String(o.cpu), "h2load", ...h2loadArgs(o, bodyFile, logFile)], {
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    const { stdout } = await run(
+      "taskset",
+      ["-c", String(o.cpu), "h2load", ...h2loadArgs(o, bodyFile, logFile)],
+      {
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
     const rps = Number(/finished in [\d.]+m?s, ([\d.]+) req\/s/.exec(stdout)?.[1] ?? Number.NaN);
-    const counts = /requests: \d+ total, \d+ started, \d+ done, (\d+) succeeded, (\d+) failed/.exec(stdout);
+    const counts = /requests: \d+ total, \d+ started, \d+ done, (\d+) succeeded, (\d+) failed/.exec(
+      stdout,
+    );
     const latencies = readFileSync(logFile, "utf8")
       .split("\n")
       .filter(Boolean)
@@ -71,7 +77,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
       .filter((cols) => cols[1]?.startsWith("2"))
       .map((cols) => Number(cols[2]) / 1000)
       .sort((a, b) => a - b);
-    const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? Number.NaN;
+    const pct = (p: number) =>
+      latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? Number.NaN;
     return {
       requestsPerSecond: rps,
       succeeded: Number(counts?.[1] ?? 0),

@@ -7,7 +7,7 @@ import {
 import { CostSourceService } from "@costplugin/proto";
 import { type BenchProtocol, benchBodies, benchPath, benchRequest } from "./fixture.js";
 import { type LoadResult, runLoad } from "./h2load.js";
-import { spawnServer, type SpawnedServer } from "./spawn-server.js";
+import { type SpawnedServer, spawnServer } from "./spawn-server.js";
 
 /** A server measured side by side with the others. */
 type Target = "one-port" | "connect-node" | "grpc-js" | "fastify-json";
@@ -30,10 +30,30 @@ interface Row {
 const rows: Row[] = [
   // Targets: gRPC at least grpc-js; Connect binary at least grpc-js's gRPC; Connect JSON and
   // gRPC-web over HTTP/1.1 at least half a plain Fastify JSON route doing the same work.
-  { protocol: "grpc", http1: false, targets: ["grpc-js", "connect-node", "one-port"], reference: { protocol: "grpc", target: "grpc-js" } },
-  { protocol: "connect-binary", http1: false, targets: ["connect-node", "one-port"], reference: { protocol: "grpc", target: "grpc-js" } },
-  { protocol: "connect-json", http1: true, targets: ["fastify-json", "connect-node", "one-port"], reference: { protocol: "connect-json", target: "fastify-json" } },
-  { protocol: "grpc-web", http1: true, targets: ["connect-node", "one-port"], reference: { protocol: "connect-json", target: "fastify-json" } },
+  {
+    protocol: "grpc",
+    http1: false,
+    targets: ["grpc-js", "connect-node", "one-port"],
+    reference: { protocol: "grpc", target: "grpc-js" },
+  },
+  {
+    protocol: "connect-binary",
+    http1: false,
+    targets: ["connect-node", "one-port"],
+    reference: { protocol: "grpc", target: "grpc-js" },
+  },
+  {
+    protocol: "connect-json",
+    http1: true,
+    targets: ["fastify-json", "connect-node", "one-port"],
+    reference: { protocol: "connect-json", target: "fastify-json" },
+  },
+  {
+    protocol: "grpc-web",
+    http1: true,
+    targets: ["connect-node", "one-port"],
+    reference: { protocol: "connect-json", target: "fastify-json" },
+  },
 ];
 
 /** Options of `runRpcBench`. */
@@ -45,12 +65,21 @@ export interface RpcBenchOptions {
 }
 
 /** Sends one real request to check the peer answers the protocol correctly before loading it. */
-async function sanityCheck(protocol: BenchProtocol, baseUrl: string, http1: boolean): Promise<void> {
+async function sanityCheck(
+  protocol: BenchProtocol,
+  baseUrl: string,
+  http1: boolean,
+): Promise<void> {
   const httpVersion = http1 ? "1.1" : "2";
   let transport: Transport;
   if (protocol === "grpc") transport = createGrpcTransport({ baseUrl });
   else if (protocol === "grpc-web") transport = createGrpcWebTransport({ baseUrl, httpVersion });
-  else transport = createConnectTransport({ baseUrl, httpVersion, useBinaryFormat: protocol === "connect-binary" });
+  else
+    transport = createConnectTransport({
+      baseUrl,
+      httpVersion,
+      useBinaryFormat: protocol === "connect-binary",
+    });
   const res = await createClient(CostSourceService, transport).getProjectedCost(benchRequest);
   if (!(res.costPerMonth > 0)) throw new Error(`${baseUrl} answered ${protocol} without a cost`);
 }
@@ -62,7 +91,8 @@ async function sanityCheckJsonRoute(baseUrl: string): Promise<void> {
     body: benchBodies["connect-json"].body,
   });
   const json = (await res.json()) as { costPerMonth?: number };
-  if (!res.ok || !(Number(json.costPerMonth) > 0)) throw new Error("plain Fastify route answered badly");
+  if (!res.ok || !(Number(json.costPerMonth) > 0))
+    throw new Error("plain Fastify route answered badly");
 }
 
 /** One measured cell of the table. */
@@ -78,16 +108,27 @@ export async function runRpcBench(o: RpcBenchOptions, log: (s: string) => void):
   const cells: Cell[] = [];
   const targets = new Set(rows.flatMap((r) => r.targets));
   for (const target of targets) {
-    const server: SpawnedServer = await spawnServer(scripts[target].script, o.serverCpu, scripts[target].ports);
+    const server: SpawnedServer = await spawnServer(
+      scripts[target].script,
+      o.serverCpu,
+      scripts[target].ports,
+    );
     try {
       for (const row of rows.filter((r) => r.targets.includes(target))) {
-        const port = row.http1 && server.ports.PORT_HTTP1 ? server.ports.PORT_HTTP1 : server.ports.PORT;
+        const port =
+          row.http1 && server.ports.PORT_HTTP1 ? server.ports.PORT_HTTP1 : server.ports.PORT;
         const baseUrl = `http://127.0.0.1:${port}`;
         if (target === "fastify-json") await sanityCheckJsonRoute(baseUrl);
         else await sanityCheck(row.protocol, baseUrl, row.http1);
         const levels = row.http1
-          ? [{ connections: 1, streams: 1, label: "1 conn" }, { connections: 64, streams: 1, label: "64 conns" }]
-          : [{ connections: 1, streams: 1, label: "1 stream" }, { connections: 4, streams: 16, label: "4 conns x 16 streams" }];
+          ? [
+              { connections: 1, streams: 1, label: "1 conn" },
+              { connections: 64, streams: 1, label: "64 conns" },
+            ]
+          : [
+              { connections: 1, streams: 1, label: "1 stream" },
+              { connections: 4, streams: 16, label: "4 conns x 16 streams" },
+            ];
         for (const level of levels) {
           log(`${target} ${row.protocol} ${level.label} ...`);
           const result = await runLoad({
@@ -101,8 +142,16 @@ export async function runRpcBench(o: RpcBenchOptions, log: (s: string) => void):
             warmupSeconds: o.warmupSeconds,
             cpu: o.loadCpu,
           });
-          log(`  ${result.requestsPerSecond.toFixed(0)} req/s p50 ${result.p50Ms.toFixed(2)} ms p99 ${result.p99Ms.toFixed(2)} ms`);
-          cells.push({ ...result, protocol: row.protocol, target, concurrency: level.label, reference: row.reference });
+          log(
+            `  ${result.requestsPerSecond.toFixed(0)} req/s p50 ${result.p50Ms.toFixed(2)} ms p99 ${result.p99Ms.toFixed(2)} ms`,
+          );
+          cells.push({
+            ...result,
+            protocol: row.protocol,
+            target,
+            concurrency: level.label,
+            reference: row.reference,
+          });
         }
       }
     } finally {
@@ -120,7 +169,10 @@ export function rpcBenchMarkdown(cells: Cell[]): string {
   ];
   for (const c of cells) {
     const ref = cells.find(
-      (r) => r.protocol === c.reference.protocol && r.target === c.reference.target && r.concurrency === c.concurrency,
+      (r) =>
+        r.protocol === c.reference.protocol &&
+        r.target === c.reference.target &&
+        r.concurrency === c.concurrency,
     );
     const ratio =
       ref === undefined

@@ -4,8 +4,8 @@ import { readdirSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { runRpcBench, rpcBenchMarkdown } from "./rpc-bench.js";
 import { h2loadArgs } from "./h2load.js";
+import { rpcBenchMarkdown, runRpcBench } from "./rpc-bench.js";
 
 const { values } = parseArgs({
   options: {
@@ -25,12 +25,23 @@ if (values.only === undefined || values.only === "rpc") {
   const warmupSeconds = Number(values.warmup);
   const cells = await runRpcBench({ seconds, warmupSeconds, serverCpu: 0, loadCpu: 1 }, log);
   const example = h2loadArgs(
-    { url: "http://127.0.0.1:<port>/costplugin.v1.CostSourceService/GetProjectedCost", body: new Uint8Array(), headers: { "content-type": "application/grpc", te: "trailers" }, http1: false, connections: 4, streams: 16, seconds, warmupSeconds, cpu: 1 },
+    {
+      url: "http://127.0.0.1:<port>/costplugin.v1.CostSourceService/GetProjectedCost",
+      body: new Uint8Array(),
+      headers: { "content-type": "application/grpc", te: "trailers" },
+      http1: false,
+      connections: 4,
+      streams: 16,
+      seconds,
+      warmupSeconds,
+      cpu: 1,
+    },
     "<request.bin>",
     "<requests.log>",
   );
   sections.push({
-    title: "Unary GetProjectedCost: one-port server vs plain connect-node, grpc-js and a plain Fastify route",
+    title:
+      "Unary GetProjectedCost: one-port server vs plain connect-node, grpc-js and a plain Fastify route",
     markdown: [
       `Each server runs alone in its own process pinned to CPU 0 (\`taskset -c 0 node --conditions=source --import tsx bench/servers/<server>.ts\`); the load generator h2load runs pinned to CPU 1, ${warmupSeconds} s warm-up then ${seconds} s measured per cell. Latency percentiles come from h2load's per-request log (successful responses only). Every peer is checked with a real client before it is loaded.`,
       "",

@@ -11,18 +11,34 @@ export interface SpawnedServer {
 
 /** The command that starts a peer; printed in BENCHMARKS.md. */
 export function serverCommand(script: string, cpu: number): string[] {
-  return ["taskset", "-c", String(cpu), process.execPath, "--conditions=source", "--import", "tsx", script];
+  return [
+    "taskset",
+    "-c",
+    String(cpu),
+    process.execPath,
+    "--conditions=source",
+    "--import",
+    "tsx",
+    script,
+  ];
 }
 
 /** Starts `bench/servers/<name>.ts` and waits for its `PORT=` lines. */
-export async function spawnServer(name: string, cpu: number, portKeys: string[]): Promise<SpawnedServer> {
+export async function spawnServer(
+  name: string,
+  cpu: number,
+  portKeys: string[],
+): Promise<SpawnedServer> {
   const script = fileURLToPath(new URL(`./servers/${name}.ts`, import.meta.url));
   const [cmd, ...args] = serverCommand(script, cpu);
   const child: ChildProcess = spawn(cmd as string, args, { stdio: ["ignore", "pipe", "inherit"] });
   const ports: Record<string, number> = {};
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not announce its port in 30 s`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${name} did not announce its port in 30 s`)),
+      30_000,
+    );
     child.once("exit", (code) => reject(new Error(`${name} exited with ${code} before listening`)));
     lines.on("line", (line) => {
       const m = /^(PORT\w*)=(\d+)$/.exec(line.trim());

@@ -1,7 +1,7 @@
 // A plain Fastify JSON route doing the same work without an RPC layer: the HTTP/1.1 ceiling.
 import { create, fromJson, toJson } from "@bufbuild/protobuf";
-import { GetProjectedCostRequestSchema, GetProjectedCostResponseSchema } from "@costplugin/proto";
 import { createListPricePlugin } from "@costplugin/plugin-list-price";
+import { GetProjectedCostRequestSchema, GetProjectedCostResponseSchema } from "@costplugin/proto";
 import Fastify from "fastify";
 
 const plugin = createListPricePlugin();

@@ -1,12 +1,11 @@
 // @grpc/grpc-js serving the same GetProjectedCost with the same plugin and protobuf-es codecs.
-import { fromBinary, toBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { createListPricePlugin } from "@costplugin/plugin-list-price";
 import {
+  type GetProjectedCostRequest,
   GetProjectedCostRequestSchema,
   GetProjectedCostResponseSchema,
-  type GetProjectedCostRequest,
 } from "@costplugin/proto";
-import { createListPricePlugin } from "@costplugin/plugin-list-price";
-import { create } from "@bufbuild/protobuf";
 import * as grpc from "@grpc/grpc-js";
 
 const plugin = createListPricePlugin();
@@ -20,8 +19,9 @@ server.addService(
       requestDeserialize: (b: Buffer) => fromBinary(GetProjectedCostRequestSchema, b),
       requestSerialize: (m: GetProjectedCostRequest) =>
         Buffer.from(toBinary(GetProjectedCostRequestSchema, m)),
-      responseSerialize: (m: Parameters<typeof toBinary<typeof GetProjectedCostResponseSchema>>[1]) =>
-        Buffer.from(toBinary(GetProjectedCostResponseSchema, m)),
+      responseSerialize: (
+        m: Parameters<typeof toBinary<typeof GetProjectedCostResponseSchema>>[1],
+      ) => Buffer.from(toBinary(GetProjectedCostResponseSchema, m)),
       responseDeserialize: (b: Buffer) => fromBinary(GetProjectedCostResponseSchema, b),
     },
   },

@@ -14,7 +14,9 @@ const playgroundDist = fileURLToPath(new URL("../../../../playground/dist", impo
 /** Parses a TCP port from a flag or variable; rejects anything but 0-65535. */
 export function parsePort(value: string, source = "--port"): number {
   if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) {
-    throw new InvalidArgumentError(`${source} must be a port number from 0 to 65535, got "${value}"`);
+    throw new InvalidArgumentError(
+      `${source} must be a port number from 0 to 65535, got "${value}"`,
+    );
   }
   return Number(value);
 }
@@ -26,7 +28,9 @@ export function parsePort(value: string, source = "--port"): number {
 export function serveCommand(env: NodeJS.ProcessEnv = process.env): Command {
   return new Command("serve")
     .description("serve the reference plugin, the playground and the REST API on one port")
-    .option("--port <n>", "TCP port (env COSTPLUGIN_PLUGIN_PORT; default 8080)", (v) => parsePort(v))
+    .option("--port <n>", "TCP port (env COSTPLUGIN_PLUGIN_PORT; default 8080)", (v) =>
+      parsePort(v),
+    )
     .option("--host <address>", "address to bind", "127.0.0.1")
     .action(async (opts: { port?: number; host: string }) => {
       const envPort = env.COSTPLUGIN_PLUGIN_PORT;
