@@ -1,11 +1,14 @@
-import { create } from "@bufbuild/protobuf";
-import { timestampNow } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError } from "@connectrpc/connect";
-import { ErrorCategory, ErrorCode, ErrorDetailSchema } from "@costplugin/proto";
+import type { ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
+import { ErrorCategory, ErrorCode } from "@costplugin/proto";
+import { connectErrorWithDetail } from "./error-detail.js";
 
 /** Options of a `PluginError`. */
 export interface PluginErrorOptions {
-  /** Seconds the caller should wait before retrying (rate limits, maintenance). */
+  /**
+   * Seconds the caller should wait before retrying (rate limits, maintenance). Rounded up to a
+   * whole second and clamped to the int32 range; a negative or non-finite value is dropped.
+   */
   readonly retryAfterSeconds?: number;
   /** Machine-readable context, e.g. `{ region: "mars-1" }`. Never put secrets here. */
   readonly details?: Readonly<Record<string, string>>;
@@ -16,6 +19,7 @@ export interface PluginErrorOptions {
 /**
  * The error a plugin throws to report a failure with a protocol ErrorCode. The SDK turns it
  * into the Connect/gRPC code of the protocol and attaches one `costplugin.v1.ErrorDetail`.
+ * Its message is sent to the caller as written: keep secrets and upstream responses out of it.
  */
 export class PluginError extends Error {
   override readonly name = "PluginError";
@@ -32,9 +36,16 @@ export class PluginError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.category = categoryFromErrorCode(code);
-    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.retryAfterSeconds = normalizeRetryAfter(options.retryAfterSeconds);
     this.details = options.details ?? {};
   }
+}
+
+const maxInt32 = 2_147_483_647;
+
+function normalizeRetryAfter(seconds: number | undefined): number | undefined {
+  if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return undefined;
+  return Math.min(Math.ceil(seconds), maxInt32);
 }
 
 /** The category of an error code: 1-5 transient, 6-11 permanent, 12-16 configuration. */
@@ -78,15 +89,12 @@ export function connectCodeFromErrorCode(code: ErrorCode): Code {
 
 /** A ConnectError carrying the PluginError's code and one ErrorDetail in its details. */
 export function connectErrorFromPluginError(error: PluginError): ConnectError {
-  const detail = create(ErrorDetailSchema, {
-    code: error.code,
-    category: error.category,
+  return connectErrorWithDetail({
+    connectCode: connectCodeFromErrorCode(error.code),
     message: error.message,
-    details: { ...error.details },
+    errorCode: error.code,
+    category: error.category,
+    details: error.details,
     retryAfterSeconds: error.retryAfterSeconds,
-    timestamp: timestampNow(),
   });
-  return new ConnectError(error.message, connectCodeFromErrorCode(error.code), undefined, [
-    { desc: ErrorDetailSchema, value: detail },
-  ]);
 }

@@ -1,109 +1,82 @@
-import { create } from "@bufbuild/protobuf";
-import { timestampNow } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
-import {
-  CostSourceService,
-  HealthCheckResponse_Status,
-  HealthCheckResponseSchema,
-  ObservabilityService,
-} from "@costplugin/proto";
+import type { ConnectRouter } from "@connectrpc/connect";
+import { CostSourceService, ObservabilityService } from "@costplugin/proto";
+import { Health } from "@costplugin/proto/grpc-health";
+import { createCostSourceService } from "./cost-source-service.js";
+import { createGrpcHealthService } from "./grpc-health-service.js";
+import type { PluginLogger } from "./logger.js";
+import { stderrLogger } from "./logger.js";
+import type { Observability } from "./observability.js";
+import { createObservability } from "./observability.js";
+import { createObservabilityService } from "./observability-service.js";
 import type { CostSourcePlugin } from "./plugin.js";
-import { connectErrorFromPluginError, PluginError } from "./plugin-error.js";
+import type { RequestLimits } from "./request-limits.js";
+import { defaultMaxActualCostSpanDays, resolveRequestLimits } from "./request-limits.js";
 
-/** The minimal logger the SDK needs; pino and Fastify's logger satisfy it. */
-export interface PluginLogger {
-  error(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  info(obj: object, msg?: string): void;
-}
+export type { PluginLogger } from "./logger.js";
 
 /** Options of `createPluginRoutes`. */
 export interface PluginRoutesOptions {
   /** Where unexpected plugin exceptions are logged with their stack. Default: stderr JSON. */
   readonly logger?: PluginLogger;
+  /**
+   * The process's measurements. The server passes the instance whose `interceptor` it installs
+   * and whose `registry` it serves at `/metrics`. Default: a new instance (whose interceptor then
+   * nobody installs unless the caller reads it from the returned routes).
+   */
+  readonly observability?: Observability;
+  /** Size limits of request fields; missing fields take `defaultRequestLimits`. */
+  readonly limits?: Partial<RequestLimits>;
+  /**
+   * Longest GetActualCost range in days; a longer one is INVALID_TIME_RANGE. Default 366
+   * (a leap year of daily buckets).
+   */
+  readonly maxActualCostSpanDays?: number;
+  /** How often grpc.health.v1 Watch runs the health probe, in milliseconds. Default 5000. */
+  readonly healthWatchIntervalMs?: number;
 }
 
+/** What `createPluginRoutes` returns: Connect routes that also expose their observability. */
+export type PluginRoutes = ((router: ConnectRouter) => void) & {
+  /** The observability the routes answer from (the one passed in, or the one created). */
+  readonly observability: Observability;
+};
+
 /**
- * Registers the plugin's CostSourceService and the ObservabilityService on a Connect router.
- * The result is what connect-fastify, connect-node and `createRouterTransport` take as `routes`.
+ * Registers the plugin's costplugin.v1 CostSourceService, the ObservabilityService and the
+ * standard grpc.health.v1.Health service on a Connect router, and installs the plugin's health
+ * probe on the observability. The result is what connect-fastify, connect-node and
+ * `createRouterTransport` take as `routes`. Invalid options throw at once.
  */
 export function createPluginRoutes(
   plugin: CostSourcePlugin,
   options: PluginRoutesOptions = {},
-): (router: ConnectRouter) => void {
+): PluginRoutes {
   const logger = options.logger ?? stderrLogger;
-  const guard = async <T>(method: string, run: () => T | Promise<T>): Promise<T> => {
-    try {
-      return await run();
-    } catch (error) {
-      throw connectErrorFromUnknown(error, method, logger);
-    }
+  const limits = resolveRequestLimits(options.limits);
+  const maxActualCostSpanDays = options.maxActualCostSpanDays ?? defaultMaxActualCostSpanDays;
+  if (!(Number.isFinite(maxActualCostSpanDays) && maxActualCostSpanDays > 0)) {
+    throw new RangeError(
+      `maxActualCostSpanDays must be a positive number, got ${String(maxActualCostSpanDays)}`,
+    );
+  }
+  const watchIntervalMs = options.healthWatchIntervalMs ?? 5000;
+  if (!(Number.isFinite(watchIntervalMs) && watchIntervalMs > 0)) {
+    throw new RangeError(
+      `healthWatchIntervalMs must be a positive number, got ${String(watchIntervalMs)}`,
+    );
+  }
+  const observability = options.observability ?? createObservability({ logger });
+  observability.setHealthProbe(plugin.health ? () => plugin.health?.() ?? serving : undefined);
+
+  const routes = (router: ConnectRouter) => {
+    router.service(
+      CostSourceService,
+      createCostSourceService(plugin, { logger, limits, maxActualCostSpanDays }),
+    );
+    router.service(ObservabilityService, createObservabilityService({ observability, logger }));
+    router.service(Health, createGrpcHealthService({ observability, watchIntervalMs }));
   };
-  const unimplemented = (method: string) =>
-    new ConnectError(`${method} is not offered by plugin "${plugin.name}"`, Code.Unimplemented);
-  return (router) => {
-    router.service(CostSourceService, {
-      name: () => ({ name: plugin.name }),
-      supports: (req, ctx) =>
-        guard("Supports", () => {
-          if (!plugin.supports) throw unimplemented("Supports");
-          return plugin.supports(req, ctx);
-        }),
-      getProjectedCost: (req, ctx) =>
-        guard("GetProjectedCost", () => {
-          if (!plugin.getProjectedCost) throw unimplemented("GetProjectedCost");
-          return plugin.getProjectedCost(req, ctx);
-        }),
-      getActualCost: (req, ctx) =>
-        guard("GetActualCost", () => {
-          if (!plugin.getActualCost) throw unimplemented("GetActualCost");
-          return plugin.getActualCost(req, ctx);
-        }),
-      getPricingSpec: (req, ctx) =>
-        guard("GetPricingSpec", () => {
-          if (!plugin.getPricingSpec) throw unimplemented("GetPricingSpec");
-          return plugin.getPricingSpec(req, ctx);
-        }),
-    });
-    router.service(ObservabilityService, {
-      healthCheck: () =>
-        guard("HealthCheck", async () => {
-          const report = (await plugin.health?.()) ?? { status: "serving" };
-          return create(HealthCheckResponseSchema, {
-            status:
-              report.status === "serving"
-                ? HealthCheckResponse_Status.SERVING
-                : HealthCheckResponse_Status.NOT_SERVING,
-            message: report.message ?? "",
-            lastCheckTime: timestampNow(),
-          });
-        }),
-    });
-  };
+  return Object.assign(routes, { observability });
 }
 
-/** Maps whatever a plugin threw to the ConnectError the caller sees; nothing else invents codes. */
-function connectErrorFromUnknown(
-  error: unknown,
-  method: string,
-  logger: PluginLogger,
-): ConnectError {
-  if (error instanceof PluginError) return connectErrorFromPluginError(error);
-  if (error instanceof ConnectError) return error;
-  logger.error({ err: error, method }, "plugin method failed unexpectedly");
-  return new ConnectError("internal error", Code.Internal);
-}
-
-const stderrLogger: PluginLogger = {
-  error: (obj, msg) =>
-    process.stderr.write(`${JSON.stringify({ level: "error", msg, ...serialize(obj) })}\n`),
-  warn: (obj, msg) =>
-    process.stderr.write(`${JSON.stringify({ level: "warn", msg, ...serialize(obj) })}\n`),
-  info: (obj, msg) =>
-    process.stderr.write(`${JSON.stringify({ level: "info", msg, ...serialize(obj) })}\n`),
-};
-
-function serialize(obj: object): object {
-  const err = (obj as { err?: unknown }).err;
-  return err instanceof Error ? { ...obj, err: { message: err.message, stack: err.stack } } : obj;
-}
+const serving = { status: "serving" } as const;

@@ -33,7 +33,7 @@ export interface PluginCoverage {
 export interface HealthReport {
   /** `serving` when the plugin can answer, `not_serving` when it cannot. */
   readonly status: "serving" | "not_serving";
-  /** A short human-readable explanation, e.g. "billing data is 3 days old". */
+  /** A short explanation, e.g. "billing data is 3 days old" (cut at 1024 characters). Shown to callers: no secrets. */
   readonly message?: string;
 }
 
@@ -73,7 +73,11 @@ export interface CostSourcePlugin {
     request: GetPricingSpecRequest,
     context: HandlerContext,
   ): Reply<typeof GetPricingSpecResponseSchema>;
-  /** The plugin's health probe. Default: always serving. */
+  /**
+   * The plugin's health probe, run for HealthCheck, grpc.health.v1 and the server's readiness.
+   * Throwing, or not answering within `healthProbeTimeoutMs`, counts as not serving (with a safe
+   * message; the error is logged). Default: always serving.
+   */
   health?(): HealthReport | Promise<HealthReport>;
   /** Releases what the plugin holds (connections, files); called once on shutdown. */
   close?(): void | Promise<void>;

@@ -1,0 +1,14 @@
+/** The wire protocol of an RPC, as used in the `protocol` metric label. */
+export type RpcProtocol = "grpc" | "grpc-web" | "connect";
+
+/**
+ * The protocol of a request from its content-type: `application/grpc-web*` is gRPC-web,
+ * other `application/grpc*` is gRPC, anything else (Connect unary and streaming, and Connect GET,
+ * which has no content-type) is Connect.
+ */
+export function protocolFromContentType(contentType: string | null): RpcProtocol {
+  const value = (contentType ?? "").trim().toLowerCase();
+  if (value.startsWith("application/grpc-web")) return "grpc-web";
+  if (value.startsWith("application/grpc")) return "grpc";
+  return "connect";
+}
