@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { apiOptionsFromEnv, fastifyApiPlugin } from "@costplugin/api";
+import { apiOptionsFromEnv, createApiExtension } from "@costplugin/api";
 import { createListPricePlugin } from "@costplugin/plugin-list-price";
 import { startServer } from "@costplugin/server";
 import { Command, InvalidArgumentError } from "commander";
@@ -44,7 +44,7 @@ export function serveCommand(env: NodeJS.ProcessEnv = process.env): Command {
         host: opts.host,
         port,
         staticDir: existsSync(playgroundDist) ? playgroundDist : undefined,
-        extensions: [async (app) => app.register(fastifyApiPlugin, api.options)],
+        extensions: [createApiExtension(api.options)],
       });
       const lines = [
         `costplugin serving on ${running.url}`,
@@ -54,11 +54,11 @@ export function serveCommand(env: NodeJS.ProcessEnv = process.env): Command {
         `  REST API         ${running.url}/api/v1  (docs: ${running.url}/api/v1/docs)`,
         `  metrics          ${running.url}/metrics`,
       ];
-      if (api.generatedAdminToken !== undefined) {
+      if (api.generated !== undefined) {
         lines.push(
           "",
           "No COSTPLUGIN_JWT_SECRET is set: a signing secret was generated for this run only.",
-          `Admin token for this run: ${api.generatedAdminToken}`,
+          `Admin token for this run: ${api.generated.adminToken}`,
         );
       }
       process.stderr.write(`${lines.join("\n")}\n`);
