@@ -10,10 +10,12 @@ import { type LoadResult, runLoad } from "./h2load.js";
 import { type SpawnedServer, spawnServer } from "./spawn-server.js";
 
 /** A server measured side by side with the others. */
-type Target = "one-port" | "connect-node" | "grpc-js" | "fastify-json";
+type Target = "one-port" | "one-port-connect" | "connect-node" | "grpc-js" | "fastify-json";
 
-const scripts: Record<Target, { script: string; ports: string[] }> = {
+const scripts: Record<Target, { script: string; ports: string[]; args?: string[] }> = {
   "one-port": { script: "serve-one-port", ports: ["PORT"] },
+  // The same server with `fastPath: false`: every request through connect-fastify.
+  "one-port-connect": { script: "serve-one-port", ports: ["PORT"], args: ["--no-fast-path"] },
   "connect-node": { script: "serve-connect-node", ports: ["PORT", "PORT_HTTP1"] },
   "grpc-js": { script: "serve-grpc-js", ports: ["PORT"] },
   "fastify-json": { script: "serve-fastify-json", ports: ["PORT"] },
@@ -33,25 +35,25 @@ const rows: Row[] = [
   {
     protocol: "grpc",
     http1: false,
-    targets: ["grpc-js", "connect-node", "one-port"],
+    targets: ["grpc-js", "connect-node", "one-port-connect", "one-port"],
     reference: { protocol: "grpc", target: "grpc-js" },
   },
   {
     protocol: "connect-binary",
     http1: false,
-    targets: ["connect-node", "one-port"],
+    targets: ["connect-node", "one-port-connect", "one-port"],
     reference: { protocol: "grpc", target: "grpc-js" },
   },
   {
     protocol: "connect-json",
     http1: true,
-    targets: ["fastify-json", "connect-node", "one-port"],
+    targets: ["fastify-json", "connect-node", "one-port-connect", "one-port"],
     reference: { protocol: "connect-json", target: "fastify-json" },
   },
   {
     protocol: "grpc-web",
     http1: true,
-    targets: ["connect-node", "one-port"],
+    targets: ["connect-node", "one-port-connect", "one-port"],
     reference: { protocol: "connect-json", target: "fastify-json" },
   },
 ];
@@ -60,6 +62,8 @@ const rows: Row[] = [
 export interface RpcBenchOptions {
   readonly seconds: number;
   readonly warmupSeconds: number;
+  /** Every cell is measured this many times; the table shows the run with the median req/s. */
+  readonly rounds: number;
   readonly serverCpu: number;
   readonly loadCpu: number;
 }
@@ -101,71 +105,106 @@ export interface Cell extends LoadResult {
   readonly target: Target;
   readonly concurrency: string;
   readonly reference: { protocol: BenchProtocol; target: Target };
+  /** req/s of every round, in the order measured. */
+  readonly rounds: readonly number[];
 }
 
-/** Runs every protocol against every peer at two concurrency levels. */
+function levelsOf(row: Row) {
+  return row.http1
+    ? [
+        { connections: 1, streams: 1, label: "1 conn" },
+        { connections: 64, streams: 1, label: "64 conns" },
+      ]
+    : [
+        { connections: 1, streams: 1, label: "1 stream" },
+        { connections: 4, streams: 16, label: "4 conns x 16 streams" },
+        { connections: 1, streams: 64, label: "1 conn x 64 streams" },
+      ];
+}
+
+/**
+ * Runs every protocol against every peer at each concurrency level. All peers are started first
+ * (each alone on the server CPU, idle while another is loaded); then each cell's peers are
+ * loaded one right after the other, round after round in a rotating order, so that peers
+ * compared in a ratio are measured seconds apart under the same background load.
+ */
 export async function runRpcBench(o: RpcBenchOptions, log: (s: string) => void): Promise<Cell[]> {
-  const cells: Cell[] = [];
-  const targets = new Set(rows.flatMap((r) => r.targets));
-  for (const target of targets) {
-    const server: SpawnedServer = await spawnServer(
-      scripts[target].script,
-      o.serverCpu,
-      scripts[target].ports,
-    );
-    try {
-      for (const row of rows.filter((r) => r.targets.includes(target))) {
-        const port =
-          row.http1 && server.ports.PORT_HTTP1 ? server.ports.PORT_HTTP1 : server.ports.PORT;
-        const baseUrl = `http://127.0.0.1:${port}`;
-        if (target === "fastify-json") await sanityCheckJsonRoute(baseUrl);
-        else await sanityCheck(row.protocol, baseUrl, row.http1);
-        const levels = row.http1
-          ? [
-              { connections: 1, streams: 1, label: "1 conn" },
-              { connections: 64, streams: 1, label: "64 conns" },
-            ]
-          : [
-              { connections: 1, streams: 1, label: "1 stream" },
-              { connections: 4, streams: 16, label: "4 conns x 16 streams" },
-            ];
-        for (const level of levels) {
-          log(`${target} ${row.protocol} ${level.label} ...`);
-          const result = await runLoad({
-            url: baseUrl + benchPath,
-            body: benchBodies[row.protocol].body,
-            headers: benchBodies[row.protocol].headers,
-            http1: row.http1,
-            connections: level.connections,
-            streams: level.streams,
-            seconds: o.seconds,
-            warmupSeconds: o.warmupSeconds,
-            cpu: o.loadCpu,
-          });
-          log(
-            `  ${result.requestsPerSecond.toFixed(0)} req/s p50 ${result.p50Ms.toFixed(2)} ms p99 ${result.p99Ms.toFixed(2)} ms`,
+  const targets = [...new Set(rows.flatMap((r) => r.targets))];
+  const servers = new Map<Target, SpawnedServer>();
+  try {
+    for (const target of targets) {
+      const { script, ports, args } = scripts[target];
+      servers.set(target, await spawnServer(script, o.serverCpu, ports, args));
+    }
+    const urlOf = (target: Target, row: Row) => {
+      const ports = (servers.get(target) as SpawnedServer).ports;
+      const port = row.http1 && ports.PORT_HTTP1 ? ports.PORT_HTTP1 : ports.PORT;
+      return `http://127.0.0.1:${port}`;
+    };
+    for (const row of rows) {
+      for (const target of row.targets) {
+        if (target === "fastify-json") await sanityCheckJsonRoute(urlOf(target, row));
+        else await sanityCheck(row.protocol, urlOf(target, row), row.http1);
+      }
+    }
+    const measured = new Map<string, LoadResult[]>();
+    for (let round = 0; round < o.rounds; round++) {
+      for (const row of rows) {
+        for (const level of levelsOf(row)) {
+          const order = row.targets.map(
+            (_, i) => row.targets[(i + round) % row.targets.length] as Target,
           );
+          for (const target of order) {
+            log(`round ${round + 1}/${o.rounds} ${target} ${row.protocol} ${level.label} ...`);
+            const result = await runLoad({
+              url: urlOf(target, row) + benchPath,
+              body: benchBodies[row.protocol].body,
+              headers: benchBodies[row.protocol].headers,
+              http1: row.http1,
+              connections: level.connections,
+              streams: level.streams,
+              seconds: o.seconds,
+              warmupSeconds: o.warmupSeconds,
+              cpu: o.loadCpu,
+            });
+            log(
+              `  ${result.requestsPerSecond.toFixed(0)} req/s p50 ${result.p50Ms.toFixed(2)} ms p99 ${result.p99Ms.toFixed(2)} ms`,
+            );
+            const key = `${row.protocol}|${level.label}|${target}`;
+            measured.set(key, [...(measured.get(key) ?? []), result]);
+          }
+        }
+      }
+    }
+    const cells: Cell[] = [];
+    for (const row of rows) {
+      for (const level of levelsOf(row)) {
+        for (const target of row.targets) {
+          const results = measured.get(`${row.protocol}|${level.label}|${target}`) ?? [];
+          const sorted = [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+          const median = sorted[Math.floor((sorted.length - 1) / 2)] as LoadResult;
           cells.push({
-            ...result,
+            ...median,
             protocol: row.protocol,
             target,
             concurrency: level.label,
             reference: row.reference,
+            rounds: results.map((r) => r.requestsPerSecond),
           });
         }
       }
-    } finally {
-      await server.stop();
     }
+    return cells;
+  } finally {
+    await Promise.all([...servers.values()].map((server) => server.stop()));
   }
-  return cells;
 }
 
 /** The markdown table: one line per protocol, peer and concurrency, with the ratio to the reference. */
 export function rpcBenchMarkdown(cells: Cell[]): string {
   const lines = [
-    "| protocol | concurrency | server | req/s | p50 ms | p99 ms | failed | ratio to reference |",
-    "|---|---|---|---:|---:|---:|---:|---|",
+    "| protocol | concurrency | server | req/s | p50 ms | p99 ms | failed | ratio to reference | req/s of each round |",
+    "|---|---|---|---:|---:|---:|---:|---|---|",
   ];
   for (const c of cells) {
     const ref = cells.find(
@@ -181,7 +220,7 @@ export function rpcBenchMarkdown(cells: Cell[]): string {
           ? "reference"
           : `${(c.requestsPerSecond / ref.requestsPerSecond).toFixed(2)}x ${c.reference.target} ${c.reference.protocol}`;
     lines.push(
-      `| ${c.protocol} | ${c.concurrency} | ${c.target} | ${c.requestsPerSecond.toFixed(0)} | ${c.p50Ms.toFixed(2)} | ${c.p99Ms.toFixed(2)} | ${c.failed} | ${ratio} |`,
+      `| ${c.protocol} | ${c.concurrency} | ${c.target} | ${c.requestsPerSecond.toFixed(0)} | ${c.p50Ms.toFixed(2)} | ${c.p99Ms.toFixed(2)} | ${c.failed} | ${ratio} | ${c.rounds.map((r) => r.toFixed(0)).join(", ")} |`,
     );
   }
   return lines.join("\n");

@@ -9,18 +9,14 @@ export interface SpawnedServer {
   stop(): Promise<void>;
 }
 
-/** The command that starts a peer; printed in BENCHMARKS.md. */
-export function serverCommand(script: string, cpu: number): string[] {
-  return [
-    "taskset",
-    "-c",
-    String(cpu),
-    process.execPath,
-    "--conditions=source",
-    "--import",
-    "tsx",
-    script,
-  ];
+/**
+ * The command that starts a peer; printed in BENCHMARKS.md. Peers run the compiled JavaScript
+ * (`tsc -b bench` builds them and every package they use into `dist/`), as a user runs the
+ * server: a TypeScript loader would add its own per-call cost to every TypeScript peer and none
+ * to the JavaScript ones.
+ */
+export function serverCommand(script: string, cpu: number, args: readonly string[] = []): string[] {
+  return ["taskset", "-c", String(cpu), process.execPath, script, ...args];
 }
 
 /** Starts `bench/servers/<name>.ts` and waits for its `PORT=` lines. */
@@ -28,10 +24,11 @@ export async function spawnServer(
   name: string,
   cpu: number,
   portKeys: string[],
+  args: readonly string[] = [],
 ): Promise<SpawnedServer> {
-  const script = fileURLToPath(new URL(`./servers/${name}.ts`, import.meta.url));
-  const [cmd, ...args] = serverCommand(script, cpu);
-  const child: ChildProcess = spawn(cmd as string, args, { stdio: ["ignore", "pipe", "inherit"] });
+  const script = fileURLToPath(new URL(`./dist/servers/${name}.js`, import.meta.url));
+  const [cmd, ...rest] = serverCommand(script, cpu, args);
+  const child: ChildProcess = spawn(cmd as string, rest, { stdio: ["ignore", "pipe", "inherit"] });
   const ports: Record<string, number> = {};
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   await new Promise<void>((resolve, reject) => {

@@ -1,14 +1,16 @@
-// @grpc/grpc-js serving the same GetProjectedCost with the same plugin and protobuf-es codecs.
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import { createListPricePlugin } from "@costplugin/plugin-list-price";
+// @grpc/grpc-js serving the same GetProjectedCost with the same plugin, SDK service implementation,
+// metrics interceptor and protobuf-es codecs as the one-port server (see bench-service.ts).
+import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import {
   type GetProjectedCostRequest,
   GetProjectedCostRequestSchema,
+  type GetProjectedCostResponse,
   GetProjectedCostResponseSchema,
 } from "@costplugin/proto";
 import * as grpc from "@grpc/grpc-js";
+import { createBenchService } from "./bench-service.js";
 
-const plugin = createListPricePlugin();
+const getProjectedCost = createBenchService();
 const server = new grpc.Server();
 server.addService(
   {
@@ -19,9 +21,8 @@ server.addService(
       requestDeserialize: (b: Buffer) => fromBinary(GetProjectedCostRequestSchema, b),
       requestSerialize: (m: GetProjectedCostRequest) =>
         Buffer.from(toBinary(GetProjectedCostRequestSchema, m)),
-      responseSerialize: (
-        m: Parameters<typeof toBinary<typeof GetProjectedCostResponseSchema>>[1],
-      ) => Buffer.from(toBinary(GetProjectedCostResponseSchema, m)),
+      responseSerialize: (m: GetProjectedCostResponse) =>
+        Buffer.from(toBinary(GetProjectedCostResponseSchema, m)),
       responseDeserialize: (b: Buffer) => fromBinary(GetProjectedCostResponseSchema, b),
     },
   },
@@ -30,8 +31,8 @@ server.addService(
       call: grpc.ServerUnaryCall<GetProjectedCostRequest, unknown>,
       callback: grpc.sendUnaryData<unknown>,
     ) => {
-      Promise.resolve(plugin.getProjectedCost?.(call.request, undefined as never))
-        .then((init) => callback(null, create(GetProjectedCostResponseSchema, init)))
+      getProjectedCost(call.request, "application/grpc")
+        .then((response) => callback(null, response))
         .catch((err: Error) => callback({ code: grpc.status.INTERNAL, message: err.message }));
     },
   },

@@ -8,8 +8,9 @@ function bodyBroken(): Error {
 
 /**
  * Reads a request body chunk by chunk from a Node stream (an HTTP/2 stream or an HTTP/1.1
- * request) with plain events: no async iterator, no generator. Stops listening on `stop()`;
- * whatever arrives afterwards is discarded, so the connection stays usable.
+ * request) with plain events: no async iterator, no generator. The owner reports a body that
+ * broke off (`fail`), having its own close and error listeners anyway. Stops listening on
+ * `stop()`; whatever arrives afterwards is discarded, so the connection stays usable.
  */
 export class BodyReader {
   readonly #source: Readable;
@@ -23,9 +24,7 @@ export class BodyReader {
   constructor(source: Readable) {
     this.#source = source;
     source.on("data", this.#onData);
-    source.once("end", this.#onEnd);
-    source.once("close", this.#onClose);
-    source.on("error", this.#onError);
+    source.on("end", this.#onEnd);
   }
 
   readonly #onData = (chunk: Buffer) => {
@@ -39,14 +38,12 @@ export class BodyReader {
     this.#notify();
   };
 
-  readonly #onClose = () => {
-    if (!this.#ended) this.#onError(bodyBroken());
-  };
-
-  readonly #onError = (error: Error) => {
+  /** The body broke off (the stream closed or failed before its end). */
+  fail(error: Error = bodyBroken()): void {
+    if (this.#ended) return;
     this.#failure ??= error;
     this.#notify();
-  };
+  }
 
   #notify(): void {
     const wake = this.#wake;
@@ -138,8 +135,6 @@ export class BodyReader {
     const source = this.#source;
     source.off("data", this.#onData);
     source.off("end", this.#onEnd);
-    source.off("close", this.#onClose);
-    // The error listener stays: a late error of an abandoned body must not crash the process.
     this.#chunks.length = 0;
     this.#buffered = 0;
     if (!this.#ended) source.resume();

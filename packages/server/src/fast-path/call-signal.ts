@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { Code, ConnectError } from "@connectrpc/connect";
 
 /**
@@ -7,11 +8,27 @@ import { Code, ConnectError } from "@connectrpc/connect";
  */
 const callEndedReason = new DOMException("This operation was aborted", "AbortError");
 
+/** Own symbol properties of a signal nothing was derived from (`AbortSignal.any` adds one). */
+const plainSignalSymbols = Object.getOwnPropertySymbols(new AbortController().signal).length;
+
+/**
+ * Whether aborting `signal` would be seen by anybody: an `abort` listener (fetch, timers,
+ * `onabort`, `events.once`) or a signal derived from it with `AbortSignal.any`.
+ */
+function observed(signal: AbortSignal): boolean {
+  return (
+    getEventListeners(signal, "abort").length > 0 ||
+    Object.getOwnPropertySymbols(signal).length !== plainSignalSymbols
+  );
+}
+
 /**
  * The abort signal of one call (`HandlerContext.signal`), created only when somebody reads it.
  * It aborts, like Connect's, when the deadline passes (`deadline_exceeded`), when the client goes
- * away, when the server's shutdown timeout aborts in-flight calls, when the call fails (with the
- * error) and when the call is over. Nothing is allocated for a call whose signal is never read.
+ * away, when the server's shutdown timeout aborts in-flight calls and when the call fails (with
+ * the error). When the call is over, Connect aborts it once more so that work still tied to it
+ * stops; this one does so only when something is listening or derived from it, because
+ * dispatching an abort nobody hears is a measurable part of every call.
  */
 export class CallSignal {
   #controller: AbortController | undefined;
@@ -47,10 +64,16 @@ export class CallSignal {
     this.#controller?.abort(reason);
   }
 
-  /** The call is over: stop the deadline clock and abort (Connect does the same). */
+  /** The call is over: stop the deadline clock, and abort if anybody would notice. */
   end(): void {
     this.#clearTimer();
-    this.abort(callEndedReason);
+    const controller = this.#controller;
+    if (controller === undefined || this.#aborted || observed(controller.signal)) {
+      this.abort(callEndedReason);
+    } else {
+      this.#aborted = true;
+      this.#reason = callEndedReason;
+    }
   }
 
   #clearTimer(): void {

@@ -5,6 +5,7 @@ import type {
   ServerResponse,
 } from "node:http";
 import type { IncomingHttpStatusHeader, ServerHttp2Stream } from "node:http2";
+import { constants as http2Constants } from "node:http2";
 import type { Readable } from "node:stream";
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
 import { Code, ConnectError, createContextValues } from "@connectrpc/connect";
@@ -92,14 +93,13 @@ interface Exchange {
   readonly authority: string;
   readonly path: string;
   readonly requestMethod: string;
-  /** Calls `listener` if the client goes away before the answer was written. */
-  onGone(listener: (reason: unknown) => void): void;
   /**
-   * Calls `listener` with the HTTP status when the exchange is over, at the moment the normal
-   * path's `onResponse` hook would run: when an HTTP/1.1 response finished, when an HTTP/2
-   * stream closed (answered or not).
+   * Starts watching the exchange: `gone` runs if the client goes away before the answer was
+   * written; `done` runs with the HTTP status when the exchange is over, at the moment the
+   * normal path's `onResponse` hook would (an HTTP/1.1 response finished, an HTTP/2 stream
+   * closed, answered or not).
    */
-  onDone(listener: (status: number) => void): void;
+  watch(gone: (reason: unknown) => void, done: (status: number) => void): void;
   write(answer: Answer, extra: Record<string, string>): void;
   /** Gives up on a request the fast path could not answer (an internal failure). */
   fail(): void;
@@ -196,8 +196,6 @@ export function createFastPath(options: FastPathOptions): FastPath {
     const signal = new CallSignal(timeout.timeoutMs);
     if (shutdownSignal.aborted) signal.abort(shutdownSignal.reason);
     inFlight.add(signal);
-    exchange.onGone((reason) => signal.abort(reason));
-    exchange.onDone((status) => log(record, status, exchange, requestId, started));
 
     const compression = connect
       ? compressionNegotiate(
@@ -227,6 +225,13 @@ export function createFastPath(options: FastPathOptions): FastPath {
       responseTrailer: new ResponseHeaders(connect ? noDefaults : grpcTrailerDefaults),
     };
     const reader = target.query === undefined ? new BodyReader(exchange.source) : undefined;
+    exchange.watch(
+      (reason) => {
+        signal.abort(reason);
+        reader?.fail();
+      },
+      (status) => log(record, status, exchange, requestId, started),
+    );
     const answered = connect
       ? answerConnect({
           call,
@@ -412,13 +417,11 @@ function http2Exchange(
     authority,
     path,
     requestMethod: String(headers[":method"]),
-    onGone(listener) {
-      stream.once("close", () => {
-        if (!written) listener(errorFromResetCode(stream.rstCode) ?? clientGone());
+    watch(gone, done) {
+      stream.on("close", () => {
+        if (!written) gone(errorFromResetCode(stream.rstCode) ?? clientGone());
+        done(status);
       });
-    },
-    onDone(listener) {
-      stream.once("close", () => listener(status));
     },
     write(answer, extra) {
       written = true;
@@ -429,11 +432,15 @@ function http2Exchange(
         const trailers = answer.trailers;
         if (trailers !== undefined) {
           stream.respond(head, { waitForTrailers: true });
-          stream.once("wantTrailers", () => stream.sendTrailers(trailers));
+          stream.once("wantTrailers", () => {
+            stream.sendTrailers(trailers);
+            resetIfUnread(stream);
+          });
+          stream.end(answer.body);
         } else {
           stream.respond(head);
+          stream.end(answer.body, () => resetIfUnread(stream));
         }
-        stream.end(answer.body);
       } catch {
         // The session went away between the check and the write: nobody is listening.
         stream.destroy();
@@ -444,6 +451,19 @@ function http2Exchange(
       stream.close(0x02);
     },
   };
+}
+
+/**
+ * Resets a stream answered before its request body was read (too large, refused) once the
+ * answer is out, as the normal path does: a client blocked on flow control would otherwise keep
+ * the stream, and its session, open. CANCEL rather than NO_ERROR: Node defers a NO_ERROR reset
+ * until the stream's writable side finishes.
+ */
+function resetIfUnread(stream: ServerHttp2Stream): void {
+  if (stream.readableEnded) return;
+  setImmediate(() => {
+    if (!stream.destroyed && !stream.readableEnded) stream.close(http2Constants.NGHTTP2_CANCEL);
+  });
 }
 
 function http1Exchange(
@@ -463,14 +483,11 @@ function http1Exchange(
     authority,
     path,
     requestMethod: request.method as string,
-    onGone(listener) {
-      response.once("close", () => {
-        if (!written)
-          listener(request.errored ? errorFromNodeReason(request.errored) : clientGone());
+    watch(gone, done) {
+      response.on("close", () => {
+        if (!written) gone(request.errored ? errorFromNodeReason(request.errored) : clientGone());
       });
-    },
-    onDone(listener) {
-      response.once("finish", () => listener(response.statusCode));
+      response.on("finish", () => done(response.statusCode));
     },
     write(answer, extra) {
       written = true;

@@ -37,8 +37,9 @@ export function installFastPath(options: InstallFastPathOptions): void {
     const server = options.http2;
     const original = server.listeners("stream") as StreamListener[];
     server.removeAllListeners("stream");
-    // The tracker reads only the HTTP version of an HTTP/2 request and waits for the stream's
-    // `close`, which a raw stream emits like a compatibility response.
+    // The tracker counts the stream in flight until its `close`; the fast path itself resets a
+    // stream answered before its body was read (see `http2Exchange`), so the tracker is given
+    // only the HTTP version.
     const http2Request = { httpVersionMajor: 2 } as AnyRequest;
     server.on(
       "stream",
