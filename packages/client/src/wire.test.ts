@@ -117,6 +117,16 @@ const variants: Variant[] = [
       createCostPluginClient({ baseUrl, useHttpGet: true, ...options }),
   },
   {
+    label: "Connect binary over GET (browser entry, fetch, HTTP/1.1)",
+    create: (baseUrl, options = noResilience) =>
+      createCostPluginClient({
+        baseUrl,
+        protocol: "connect-binary",
+        useHttpGet: true,
+        ...options,
+      }),
+  },
+  {
     label: "gRPC-web (browser entry, fetch, HTTP/1.1)",
     create: (baseUrl, options = noResilience) =>
       createCostPluginClient({ baseUrl, protocol: "grpc-web", ...options }),

@@ -6,6 +6,7 @@ import { errorDetailFromConnectError } from "@costplugin/sdk";
 import { createTestClient } from "@costplugin/sdk/testing";
 import { describe, expect, it } from "vitest";
 import { createListPricePlugin } from "./list-price-plugin.js";
+import { resourceTypeDefinitions } from "./resource-types.js";
 
 const plugin = createListPricePlugin();
 const { costSource, observability } = createTestClient(plugin, { logger: silentLogger() });
@@ -142,6 +143,48 @@ describe("createListPricePlugin", () => {
       });
     }
 
+    it("prices every declared spelling, Terraform and Pulumi ones included, like its canonical type", async () => {
+      const samples: Record<string, { sku: string; region: string }> = {
+        "aws/ec2": { sku: "m5.large", region: "eu-west-1" },
+        "aws/ebs": { sku: "gp3", region: "us-west-2" },
+        "aws/s3": { sku: "STANDARD", region: "ap-southeast-1" },
+        "aws/rds": { sku: "db.t3.micro", region: "us-east-1" },
+        "aws/lambda": { sku: "arm64", region: "eu-west-1" },
+        "azure/vm": { sku: "Standard_B2s", region: "westus2" },
+        "gcp/compute": { sku: "n2-standard-4", region: "us-east1" },
+      };
+      for (const definition of resourceTypeDefinitions) {
+        const { provider, resourceType: canonical } = definition;
+        const sample = samples[`${provider}/${canonical}`];
+        if (!sample) throw new Error(`no sample for ${provider}/${canonical}`);
+        const expected = await costSource.getPricingSpec({
+          resource: resource({ provider, resourceType: canonical, ...sample }),
+        });
+        for (const { alias, form, operatingSystem } of definition.aliases) {
+          const call = costSource.getPricingSpec({
+            resource: resource({ provider, resourceType: alias, ...sample }),
+          });
+          if (operatingSystem === "windows") {
+            await expectPluginError(call, ErrorCode.RESOURCE_NOT_FOUND, Code.NotFound);
+            continue;
+          }
+          const { spec } = await call;
+          expect({ alias, rate: spec?.ratePerUnit, type: spec?.resourceType }).toEqual({
+            alias,
+            rate: expected.spec?.ratePerUnit,
+            type: canonical,
+          });
+          expect(spec?.pluginMetadata).toMatchObject({ matched_alias: alias, alias_form: form });
+        }
+      }
+      for (const definition of resourceTypeDefinitions) {
+        const forms = new Set(definition.aliases.map((alias) => alias.form));
+        expect([...forms], definition.resourceType).toEqual(
+          expect.arrayContaining(["short", "terraform", "pulumi"]),
+        );
+      }
+    });
+
     it("accepts provider spellings azurerm, azure-native, google and upper case", async () => {
       const spellings = [
         ["AWS", "ec2", "t3.micro", "us-east-1"],
@@ -258,7 +301,18 @@ describe("createListPricePlugin", () => {
       expect(answer).toMatchObject({
         supported: true,
         reason:
-          "aws/ec2 is priced in 4 regions: ap-southeast-1, eu-west-1, us-east-1, us-west-2; name a region and a instance type for a price",
+          "aws/ec2 is priced in 4 regions: ap-southeast-1, eu-west-1, us-east-1, us-west-2; name a region and an instance type for a price",
+      });
+    });
+
+    it("asks only for a region when the resource type has a default SKU", async () => {
+      const answer = await costSource.supports({
+        resource: resource({ provider: "aws", resourceType: "aws_s3_bucket" }),
+      });
+      expect(answer).toMatchObject({
+        supported: true,
+        reason:
+          "aws/s3 is priced in 4 regions: ap-southeast-1, eu-west-1, us-east-1, us-west-2; name a region (the storage class defaults to STANDARD) for a price",
       });
     });
 

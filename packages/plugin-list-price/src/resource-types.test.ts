@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { resourceTypeDefinitions, resourceTypeMatches, resourceTypesOf } from "./resource-types.js";
 
@@ -52,5 +53,21 @@ describe("resourceTypesOf", () => {
       "rds",
       "lambda",
     ]);
+  });
+});
+
+describe("resourceTypeDefinitions", () => {
+  it("are exactly the spellings the package README lists for each canonical type", () => {
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    const table = readme.slice(readme.indexOf("| Canonical "));
+    for (const definition of resourceTypeDefinitions) {
+      const canonical = `${definition.provider}/${definition.resourceType}`;
+      const row = table.split("\n").find((line) => line.startsWith(`| ${canonical} `));
+      expect(row, canonical).toBeDefined();
+      const listed = [...(row ?? "").matchAll(/`([^`]+)`/g)].map((match) => match[1]);
+      expect(listed.sort(), canonical).toEqual(
+        definition.aliases.map((alias) => alias.alias).sort(),
+      );
+    }
   });
 });

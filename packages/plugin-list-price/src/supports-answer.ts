@@ -24,16 +24,20 @@ export function supportsAnswer(
     const { service } = resolveService(catalogue, resource);
     const label = `${service.provider}/${service.resourceType}`;
     if (regionInput(resource) === undefined) {
+      const missing =
+        service.defaultSku === undefined
+          ? `a region and ${withArticle(service.skuKind)}`
+          : `a region (the ${service.skuKind} defaults to ${service.defaultSku})`;
       return {
         supported: true,
-        reason: `${label} is priced in ${service.regions.length} regions: ${service.regions.join(", ")}; name a region and a ${service.skuKind} for a price`,
+        reason: `${label} is priced in ${service.regions.length} regions: ${service.regions.join(", ")}; name ${missing} for a price`,
       };
     }
     const region = resolveRegion(service, resource);
     if (!skuInput(service, resource) && service.defaultSku === undefined) {
       return {
         supported: true,
-        reason: `${label} is priced in ${region} for ${service.skus(region).length} ${service.skuKind}s; name a ${service.skuKind} for a price`,
+        reason: `${label} is priced in ${region} for ${service.skus(region).length} ${service.skuKind}s; name ${withArticle(service.skuKind)} for a price`,
       };
     }
     const { entry } = resolveEntry(service, region, resource);
@@ -45,4 +49,9 @@ export function supportsAnswer(
     if (error instanceof PluginError) return { supported: false, reason: error.message };
     throw error;
   }
+}
+
+/** `an instance type`, `a VM size`: the noun with its indefinite article. */
+function withArticle(noun: string): string {
+  return `${/^[aeiou]/i.test(noun) ? "an" : "a"} ${noun}`;
 }

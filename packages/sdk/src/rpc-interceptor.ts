@@ -1,8 +1,9 @@
 import type { Interceptor } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Clock } from "./clock.js";
-import type { RpcMetrics } from "./rpc-metrics.js";
+import type { RpcMetrics, RpcSeries } from "./rpc-metrics.js";
 import { codeLabel, isServerFault } from "./rpc-outcome.js";
+import type { RpcProtocol } from "./rpc-protocol.js";
 import { protocolFromContentType } from "./rpc-protocol.js";
 import type { SliWindow } from "./sli-window.js";
 
@@ -27,22 +28,31 @@ export interface RpcInterceptorOptions {
  */
 export function createRpcInterceptor(options: RpcInterceptorOptions): Interceptor {
   const { metrics, sliWindow, sliServices, clock } = options;
+  // Per method descriptor and protocol, so a call looks its series up without building a key.
+  const seriesByMethod = new WeakMap<object, Partial<Record<RpcProtocol, RpcSeries>>>();
   return (next) => async (req) => {
-    const service = req.service.typeName;
-    const method = req.method.name;
     const protocol = protocolFromContentType(req.header.get("content-type"));
+    let byProtocol = seriesByMethod.get(req.method);
+    if (byProtocol === undefined) {
+      byProtocol = {};
+      seriesByMethod.set(req.method, byProtocol);
+    }
+    const series = (byProtocol[protocol] ??= metrics.series(
+      req.service.typeName,
+      req.method.name,
+      protocol,
+    ));
+    const inSli = sliServices.has(req.service.typeName);
     const startedMs = clock.now();
-    metrics.inFlight.inc({ service, method });
+    series.started();
     let finished = false;
     const finish = (code: Code | undefined) => {
       if (finished) return;
       finished = true;
       const endedMs = clock.now();
       const seconds = Math.max(0, (endedMs - startedMs) / 1000);
-      metrics.inFlight.dec({ service, method });
-      metrics.requests.inc({ service, method, protocol, code: codeLabel(code) });
-      metrics.duration.observe({ service, method, protocol }, seconds);
-      if (sliServices.has(service) && code !== Code.Canceled) {
+      series.finished(codeLabel(code), seconds);
+      if (inSli && code !== Code.Canceled) {
         sliWindow.record(endedMs, isServerFault(code), seconds);
       }
     };

@@ -33,6 +33,11 @@ export function withRpcOutcome(handler: UniversalHandler): UniversalHandler {
       record.method = handler.method.name;
       record.protocol = protocol;
     }
+    const rejected = request.method === "GET" ? rejectMalformedGet(request, handler) : undefined;
+    if (rejected) {
+      if (record) record.code = rejected.code;
+      return rejected.response;
+    }
     const response = await handler(request);
     const outcome =
       response.status === 415 || response.status === 405
@@ -65,6 +70,52 @@ function closeIfBodyUnread(
   const header = new Headers(response.header);
   header.set("connection", "close");
   return { ...response, header };
+}
+
+/** Base64 as Connect GET allows it: standard or URL-safe alphabet, padding optional. */
+const base64Pattern = /^[A-Za-z0-9+/_-]*={0,2}$/;
+
+/**
+ * Checks a Connect GET's query before connect-es sees it: connect-es answers an unknown
+ * `encoding` with a bare 415 and a `message` that is not base64 with `internal`, blaming the
+ * server for the caller's mistake.
+ */
+function rejectMalformedGet(
+  request: UniversalServerRequest,
+  handler: UniversalHandler,
+): { response: UniversalServerResponse; code: string } | undefined {
+  const query = new URL(request.url, "http://localhost").searchParams;
+  const encoding = query.get("encoding");
+  if (encoding !== null && encoding !== "json" && encoding !== "proto") {
+    const message = `Connect GET needs encoding=json or encoding=proto; got encoding=${JSON.stringify(encoding.slice(0, 64))}`;
+    return {
+      response: jsonRejection(415, "Unsupported Media Type", message),
+      code: "unsupported_media_type",
+    };
+  }
+  const body = query.get("message");
+  if (query.get("base64") === "1" && body !== null) {
+    const compact = body.replace(/=+$/, "");
+    if (!base64Pattern.test(body) || compact.length % 4 === 1) {
+      const error = new ConnectError(
+        `the message query parameter of a ${handler.method.input.typeName} GET request is not valid base64`,
+        Code.InvalidArgument,
+      );
+      const bytes = errorToJsonBytes(error, {});
+      return {
+        code: codeToString(error.code),
+        response: {
+          status: codeToHttpStatus(error.code),
+          header: new Headers({
+            "content-type": "application/json",
+            "content-length": String(bytes.byteLength),
+          }),
+          body: createAsyncIterable([bytes]),
+        },
+      };
+    }
+  }
+  return undefined;
 }
 
 /** The honest version of an error, when the error blames the server for a malformed request. */
@@ -170,18 +221,26 @@ function explainRejection(
     status === 415
       ? unsupportedMediaTypeMessage(request.header.get("content-type") ?? undefined)
       : `method ${request.method} is not allowed on ${handler.requestPath}; use ${handler.allowedMethods.join(" or ")}`;
-  const body = new TextEncoder().encode(
-    JSON.stringify({
-      error: status === 415 ? "Unsupported Media Type" : "Method Not Allowed",
-      message,
-      statusCode: status,
-    }),
+  const response = jsonRejection(
+    status,
+    status === 415 ? "Unsupported Media Type" : "Method Not Allowed",
+    message,
   );
+  if (status === 405) response.header.set("allow", handler.allowedMethods.join(", "));
+  return response;
+}
+
+/** A plain JSON rejection in Fastify's error shape, saying what is accepted. */
+function jsonRejection(
+  status: 405 | 415,
+  error: string,
+  message: string,
+): UniversalServerResponse & { header: Headers } {
+  const body = new TextEncoder().encode(JSON.stringify({ error, message, statusCode: status }));
   const header = new Headers({
     "content-type": "application/json; charset=utf-8",
     "content-length": String(body.byteLength),
   });
-  if (status === 405) header.set("allow", handler.allowedMethods.join(", "));
-  else header.set("accept-post", acceptedRpcContentTypes.join(", "));
+  if (status === 415) header.set("accept-post", acceptedRpcContentTypes.join(", "));
   return { status, header, body: createAsyncIterable([body]) };
 }

@@ -60,7 +60,7 @@ export async function answerConnect(input: ConnectCallInput): Promise<Answer> {
     if (input.timeoutError) throw input.timeoutError;
     let bytes =
       input.reader === undefined
-        ? messageFromQuery(input.query as URLSearchParams)
+        ? messageFromQuery(input.query as URLSearchParams, call.route.handler.method.input.typeName)
         : await readUnaryBody(input.reader, input.readMaxBytes, input.contentLength);
     if (compression.request)
       bytes = await compression.request.decompress(bytes, input.readMaxBytes);
@@ -122,7 +122,16 @@ export async function answerConnect(input: ConnectCallInput): Promise<Answer> {
 }
 
 /** The request message of a Connect GET: `message`, base64url when `base64=1`. */
-function messageFromQuery(query: URLSearchParams): Uint8Array {
+function messageFromQuery(query: URLSearchParams, typeName: string): Uint8Array {
   const message = query.get("message") ?? "";
-  return query.get("base64") === "1" ? base64Decode(message) : new TextEncoder().encode(message);
+  if (query.get("base64") !== "1") return new TextEncoder().encode(message);
+  try {
+    return base64Decode(message);
+  } catch {
+    // The same answer as the outcome wrapper of the connect-es path gives.
+    throw new ConnectError(
+      `the message query parameter of a ${typeName} GET request is not valid base64`,
+      Code.InvalidArgument,
+    );
+  }
 }
