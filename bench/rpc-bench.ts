@@ -107,6 +107,12 @@ export interface Cell extends LoadResult {
   readonly reference: { protocol: BenchProtocol; target: Target };
   /** req/s of every round, in the order measured. */
   readonly rounds: readonly number[];
+  /**
+   * Server CPU time per request in microseconds (median over the rounds): what the server
+   * spent per call whatever else ran on the machine; the inverse of its throughput when it
+   * alone limits the rate.
+   */
+  readonly cpuUsPerRequest: number;
 }
 
 function levelsOf(row: Row) {
@@ -147,7 +153,7 @@ export async function runRpcBench(o: RpcBenchOptions, log: (s: string) => void):
         else await sanityCheck(row.protocol, urlOf(target, row), row.http1);
       }
     }
-    const measured = new Map<string, LoadResult[]>();
+    const measured = new Map<string, Array<LoadResult & { cpuUs: number }>>();
     for (let round = 0; round < o.rounds; round++) {
       for (const row of rows) {
         for (const level of levelsOf(row)) {
@@ -156,7 +162,9 @@ export async function runRpcBench(o: RpcBenchOptions, log: (s: string) => void):
           );
           for (const target of order) {
             log(`round ${round + 1}/${o.rounds} ${target} ${row.protocol} ${level.label} ...`);
-            const result = await runLoad({
+            const server = servers.get(target) as SpawnedServer;
+            const cpuBefore = server.cpuMs();
+            const loaded = await runLoad({
               url: urlOf(target, row) + benchPath,
               body: benchBodies[row.protocol].body,
               headers: benchBodies[row.protocol].headers,
@@ -167,8 +175,11 @@ export async function runRpcBench(o: RpcBenchOptions, log: (s: string) => void):
               warmupSeconds: o.warmupSeconds,
               cpu: o.loadCpu,
             });
+            // Warm-up requests are not counted by h2load; estimate them at the measured rate.
+            const requests = loaded.requestsPerSecond * (o.seconds + o.warmupSeconds);
+            const result = { ...loaded, cpuUs: ((server.cpuMs() - cpuBefore) * 1000) / requests };
             log(
-              `  ${result.requestsPerSecond.toFixed(0)} req/s p50 ${result.p50Ms.toFixed(2)} ms p99 ${result.p99Ms.toFixed(2)} ms`,
+              `  ${result.requestsPerSecond.toFixed(0)} req/s p50 ${result.p50Ms.toFixed(2)} ms p99 ${result.p99Ms.toFixed(2)} ms, ${result.cpuUs.toFixed(0)} us CPU/req`,
             );
             const key = `${row.protocol}|${level.label}|${target}`;
             measured.set(key, [...(measured.get(key) ?? []), result]);
@@ -183,6 +194,7 @@ export async function runRpcBench(o: RpcBenchOptions, log: (s: string) => void):
           const results = measured.get(`${row.protocol}|${level.label}|${target}`) ?? [];
           const sorted = [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
           const median = sorted[Math.floor((sorted.length - 1) / 2)] as LoadResult;
+          const cpu = results.map((r) => r.cpuUs).sort((a, b) => a - b);
           cells.push({
             ...median,
             protocol: row.protocol,
@@ -190,6 +202,7 @@ export async function runRpcBench(o: RpcBenchOptions, log: (s: string) => void):
             concurrency: level.label,
             reference: row.reference,
             rounds: results.map((r) => r.requestsPerSecond),
+            cpuUsPerRequest: cpu[Math.floor((cpu.length - 1) / 2)] ?? Number.NaN,
           });
         }
       }
@@ -203,8 +216,8 @@ export async function runRpcBench(o: RpcBenchOptions, log: (s: string) => void):
 /** The markdown table: one line per protocol, peer and concurrency, with the ratio to the reference. */
 export function rpcBenchMarkdown(cells: Cell[]): string {
   const lines = [
-    "| protocol | concurrency | server | req/s | p50 ms | p99 ms | failed | ratio to reference | req/s of each round |",
-    "|---|---|---|---:|---:|---:|---:|---|---|",
+    "| protocol | concurrency | server | req/s | p50 ms | p99 ms | failed | ratio to reference | req/s of each round | server CPU µs/req | CPU ratio to reference |",
+    "|---|---|---|---:|---:|---:|---:|---|---|---:|---|",
   ];
   for (const c of cells) {
     const ref = cells.find(
@@ -219,8 +232,15 @@ export function rpcBenchMarkdown(cells: Cell[]): string {
         : ref === c
           ? "reference"
           : `${(c.requestsPerSecond / ref.requestsPerSecond).toFixed(2)}x ${c.reference.target} ${c.reference.protocol}`;
+    // Higher is better, as for req/s: the reference's CPU per request over this peer's.
+    const cpuRatio =
+      ref === undefined
+        ? "n/a"
+        : ref === c
+          ? "reference"
+          : `${(ref.cpuUsPerRequest / c.cpuUsPerRequest).toFixed(2)}x`;
     lines.push(
-      `| ${c.protocol} | ${c.concurrency} | ${c.target} | ${c.requestsPerSecond.toFixed(0)} | ${c.p50Ms.toFixed(2)} | ${c.p99Ms.toFixed(2)} | ${c.failed} | ${ratio} | ${c.rounds.map((r) => r.toFixed(0)).join(", ")} |`,
+      `| ${c.protocol} | ${c.concurrency} | ${c.target} | ${c.requestsPerSecond.toFixed(0)} | ${c.p50Ms.toFixed(2)} | ${c.p99Ms.toFixed(2)} | ${c.failed} | ${ratio} | ${c.rounds.map((r) => r.toFixed(0)).join(", ")} | ${c.cpuUsPerRequest.toFixed(0)} | ${cpuRatio} |`,
     );
   }
   return lines.join("\n");

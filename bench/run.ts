@@ -6,6 +6,7 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { h2loadArgs } from "./h2load.js";
+import { runObservabilityBench } from "./observability-bench.js";
 import { rpcBenchMarkdown, runRpcBench } from "./rpc-bench.js";
 
 const { values } = parseArgs({
@@ -63,6 +64,21 @@ if (values.only === undefined || values.only === "rpc") {
       rpcBenchMarkdown(cells),
     ].join("\n"),
   });
+  writeReport();
+}
+
+if (values.only === undefined || values.only === "observability") {
+  sections.push(
+    await runObservabilityBench({
+      seconds: Number(values.seconds),
+      warmupSeconds: Number(values.warmup),
+      rounds: Number(values.rounds),
+      serverCpu: 0,
+      loadCpu: 1,
+      log,
+    }),
+  );
+  writeReport();
 }
 
 // Further sections come from packages' own benchmarks: packages/*/bench/*.bench.ts export run().
@@ -81,22 +97,27 @@ for (const pkg of readdirSync(packagesDir)) {
       run(): Promise<{ title: string; markdown: string }>;
     };
     sections.push(await mod.run());
+    writeReport();
   }
 }
 
-const cpu = cpus()[0]?.model ?? "unknown CPU";
-const header = [
-  "# Benchmarks",
-  "",
-  "Written by `pnpm bench` (`bench/run.ts`); rerun it to refresh. Ratios matter more than absolute figures: every peer runs in the same run on the same machine.",
-  "",
-  `- Date: ${started.toISOString()}`,
-  `- Machine: ${cpus().length} x ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${process.platform} ${process.arch}`,
-  `- Node.js: ${process.version}`,
-  `- Load average (1 min) of the machine at start and end: ${loadAtStart.toFixed(2)} / ${(loadavg()[0] ?? 0).toFixed(2)} (other work on the same cores makes figures noisy; the per-round column shows how much)`,
-  `- Command: \`pnpm bench\` (options: \`--seconds N\`, \`--warmup N\`, \`--rounds N\`, \`--only rpc|<package>\`)`,
-  "",
-];
-const body = sections.map((s) => `## ${s.title}\n\n${s.markdown}\n`);
-writeFileSync(values.output as string, `${header.join("\n")}\n${body.join("\n")}`);
-log(`wrote ${values.output}`);
+/** Writes what was measured so far: a section that hangs or fails later loses only itself. */
+function writeReport(): void {
+  const cpu = cpus()[0]?.model ?? "unknown CPU";
+  const header = [
+    "# Benchmarks",
+    "",
+    "Written by `pnpm bench` (`bench/run.ts`); rerun it to refresh. Ratios matter more than absolute figures: every peer runs in the same run on the same machine.",
+    "",
+    `- Date: ${started.toISOString()}`,
+    `- Machine: ${cpus().length} x ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${process.platform} ${process.arch}`,
+    `- Node.js: ${process.version}`,
+    `- Load average (1 min) of the machine at start and end: ${loadAtStart.toFixed(2)} / ${(loadavg()[0] ?? 0).toFixed(2)} (other work on the same cores makes figures noisy; the per-round column shows how much)`,
+    `- Command: \`pnpm bench\` (options: \`--seconds N\`, \`--warmup N\`, \`--rounds N\`, \`--only rpc|observability|<package>\`)`,
+    "",
+  ];
+  const body = sections.map((s) => `## ${s.title}\n\n${s.markdown}\n`);
+  writeFileSync(values.output as string, `${header.join("\n")}\n${body.join("\n")}`);
+  log(`wrote ${values.output}`);
+}
+writeReport();

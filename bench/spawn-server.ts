@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
@@ -6,6 +7,8 @@ import { fileURLToPath } from "node:url";
 export interface SpawnedServer {
   /** Ports the server announced: `PORT` and, for split servers, `PORT_HTTP1`. */
   readonly ports: Readonly<Record<string, number>>;
+  /** CPU time (user + system) the server process used so far, in milliseconds. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -46,8 +49,18 @@ export async function spawnServer(
       }
     });
   });
+  // `taskset` execs the server, so the child's pid is the server's.
+  const statPath = `/proc/${child.pid}/stat`;
+  const ticksPerSecond = 100;
   return {
     ports,
+    cpuMs: () => {
+      // Fields after the command name (which may hold spaces): utime and stime are the 12th
+      // and 13th, in clock ticks.
+      const stat = readFileSync(statPath, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

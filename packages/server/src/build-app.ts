@@ -91,16 +91,20 @@ export async function buildAppFromResolved(
   }) as unknown as FastifyInstance;
 
   const observability: Observability =
-    options.observability ?? createObservability({ logger: app.log });
+    options.observability ??
+    createObservability({ logger: app.log, defaultMetrics: options.metrics });
   installRequestLog(app);
   installErrorHandlers(app);
   if (options.cors !== false) {
     await app.register(fastifyCors, fastifyCorsOptionsFromCors(options.cors));
   }
-  const pluginRoutes = createPluginRoutes(options.plugin, { logger: app.log, observability });
-  const interceptors = options.tracing
-    ? [options.tracing.interceptor, observability.interceptor]
-    : [observability.interceptor];
+  const pluginRoutes = createPluginRoutes(options.plugin, {
+    logger: app.log,
+    observability,
+    healthWatchIntervalMs: options.healthWatchIntervalMs,
+  });
+  const measuring = options.metrics ? [observability.interceptor] : [];
+  const interceptors = options.tracing ? [options.tracing.interceptor, ...measuring] : measuring;
   await app.register(fastifyConnectPlugin, {
     routes: (router) => {
       pluginRoutes(fastPath?.recordRoutes(router) ?? router);
@@ -114,7 +118,7 @@ export async function buildAppFromResolved(
     contextValues: (request) => createContextValues().set(rpcRecordKey, rpcRecordOf(request)),
   });
   fastPath?.attach(app, { interceptors });
-  registerHealthRoutes(app, observability);
+  registerHealthRoutes(app, observability, { metrics: options.metrics });
   if (options.staticDir !== undefined) {
     await app.register(fastifyStatic, {
       root: options.staticDir,

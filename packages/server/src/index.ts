@@ -10,9 +10,11 @@ export {
   fastifyCorsOptionsFromCors,
   loopbackOrigin,
 } from "./cors.js";
+export type { FastPath, FastPathAttachOptions, FastPathOptions } from "./fast-path/fast-path.js";
+export { createFastPath } from "./fast-path/fast-path.js";
 export type { HostOptions } from "./host-options.js";
 export { HostOptionsError, parseHostOptions, pluginPortVariable } from "./host-options.js";
-export { redactedPaths } from "./logger.js";
+export { redactedPaths, redactNestedCredentials } from "./logger.js";
 export { requestIdFromHeaders, traceparentFromHeaders } from "./request-id.js";
 export type { RunPluginOptions } from "./run-plugin.js";
 export { runPlugin } from "./run-plugin.js";

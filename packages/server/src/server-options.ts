@@ -77,6 +77,19 @@ export interface ServerOptions {
    */
   readonly observability?: Observability;
   /**
+   * Measure RPCs: install the observability's interceptor (request counter, duration histogram,
+   * in-flight gauge, SLI window), serve `/metrics` and collect prom-client's process metrics.
+   * Default `true`. `false` leaves every call unmeasured and `/metrics` unrouted (404), for
+   * deployments that measure elsewhere and for benchmarks; GetMetrics then reports only what a
+   * plugin registers itself and the SLIs have no data. Health (`/readyz`, HealthCheck,
+   * grpc.health.v1) is unaffected.
+   */
+  readonly metrics?: boolean;
+  /**
+   * How often an open grpc.health.v1 Watch runs the health probe, in milliseconds. Default 5000.
+   */
+  readonly healthWatchIntervalMs?: number;
+  /**
    * OpenTelemetry tracing: its interceptor wraps every RPC (outermost, so spans include the
    * metrics work) and it is flushed on close. Default: none (`runPlugin` creates one from the
    * standard `OTEL_*` environment variables when an endpoint is configured).
@@ -117,6 +130,8 @@ export interface ResolvedServerOptions {
   readonly logger: LoggerOptions | false;
   readonly logStream: DestinationStream | undefined;
   readonly observability: Observability | undefined;
+  readonly metrics: boolean;
+  readonly healthWatchIntervalMs: number;
   readonly tracing: Tracing | undefined;
   readonly staticDir: string | undefined;
   readonly extensions: ReadonlyArray<FastifyPluginAsync>;
@@ -134,6 +149,8 @@ export const serverDefaults = {
   timeouts: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 72_000, http2SessionMs: 72_000 },
   shutdownTimeoutMs: 15_000,
   fastPath: true,
+  metrics: true,
+  healthWatchIntervalMs: 5000,
 } as const;
 
 /** Applies defaults and rejects impossible values with a message naming the option. */
@@ -151,6 +168,9 @@ export function resolveServerOptions(options: ServerOptions): ResolvedServerOpti
   }
   const readMaxBytes = options.readMaxBytes ?? serverDefaults.readMaxBytes;
   requirePositiveInteger("readMaxBytes", readMaxBytes);
+  const healthWatchIntervalMs =
+    options.healthWatchIntervalMs ?? serverDefaults.healthWatchIntervalMs;
+  requirePositiveInteger("healthWatchIntervalMs", healthWatchIntervalMs);
   const shutdownTimeoutMs = options.shutdownTimeoutMs ?? serverDefaults.shutdownTimeoutMs;
   if (!Number.isInteger(shutdownTimeoutMs) || shutdownTimeoutMs < 0) {
     throw new RangeError("shutdownTimeoutMs must be a non-negative integer");
@@ -165,6 +185,8 @@ export function resolveServerOptions(options: ServerOptions): ResolvedServerOpti
     logger: options.logger ?? {},
     logStream: options.logStream,
     observability: options.observability,
+    metrics: options.metrics ?? serverDefaults.metrics,
+    healthWatchIntervalMs,
     tracing: options.tracing,
     staticDir: options.staticDir,
     extensions: options.extensions ?? [],

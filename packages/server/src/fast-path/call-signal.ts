@@ -8,18 +8,31 @@ import { Code, ConnectError } from "@connectrpc/connect";
  */
 const callEndedReason = new DOMException("This operation was aborted", "AbortError");
 
-/** Own symbol properties of a signal nothing was derived from (`AbortSignal.any` adds one). */
-const plainSignalSymbols = Object.getOwnPropertySymbols(new AbortController().signal).length;
+/**
+ * The property under which Node keeps the signals derived from a signal with `AbortSignal.any`,
+ * found once by deriving from a probe; undefined when this Node keeps them elsewhere, and then
+ * any extra own property counts as a derived signal.
+ */
+const probe = new AbortController().signal;
+const plainSignalSymbols = Object.getOwnPropertySymbols(probe);
+AbortSignal.any([probe]);
+const dependantsKey = Object.getOwnPropertySymbols(probe).find(
+  (symbol) => !plainSignalSymbols.includes(symbol),
+);
 
 /**
  * Whether aborting `signal` would be seen by anybody: an `abort` listener (fetch, timers,
  * `onabort`, `events.once`) or a signal derived from it with `AbortSignal.any`.
  */
 function observed(signal: AbortSignal): boolean {
-  return (
-    getEventListeners(signal, "abort").length > 0 ||
-    Object.getOwnPropertySymbols(signal).length !== plainSignalSymbols
-  );
+  if (getEventListeners(signal, "abort").length > 0) return true;
+  if (dependantsKey === undefined) {
+    return Object.getOwnPropertySymbols(signal).length !== plainSignalSymbols.length;
+  }
+  const dependants = (signal as unknown as Record<symbol, { size?: number } | undefined>)[
+    dependantsKey
+  ];
+  return dependants !== undefined && dependants.size !== 0;
 }
 
 /**

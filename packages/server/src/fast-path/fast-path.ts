@@ -1,14 +1,6 @@
-import type {
-  IncomingHttpHeaders,
-  IncomingMessage,
-  OutgoingHttpHeaders,
-  ServerResponse,
-} from "node:http";
-import type { IncomingHttpStatusHeader, ServerHttp2Stream } from "node:http2";
-import { constants as http2Constants } from "node:http2";
-import type { Readable } from "node:stream";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import type { ServerHttp2Stream } from "node:http2";
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
-import { Code, ConnectError, createContextValues } from "@connectrpc/connect";
 import { compressionNegotiate } from "@connectrpc/connect/protocol";
 import { parseTimeout as parseConnectTimeout } from "@connectrpc/connect/protocol-connect";
 import { parseTimeout as parseGrpcTimeout } from "@connectrpc/connect/protocol-grpc";
@@ -16,15 +8,16 @@ import { compressionBrotli, compressionGzip } from "@connectrpc/connect-node";
 import type { FastifyInstance } from "fastify";
 import { requestIdFromHeaders, traceparentFromHeaders } from "../request-id.js";
 import type { RpcProtocol, RpcRecord } from "../rpc-record.js";
-import { rpcRecordKey } from "../rpc-record.js";
 import type { CorsOptions } from "../server-options.js";
-import type { Answer } from "./answer.js";
 import { BodyReader } from "./body-reader.js";
+import { CallContextValues } from "./call-context-values.js";
 import { CallSignal } from "./call-signal.js";
 import { answerConnect } from "./connect-answer.js";
 import type { CorsHeaders } from "./cors-headers.js";
 import { createCorsHeaders } from "./cors-headers.js";
 import { NodeRequestHeaders, ResponseHeaders } from "./deferred-headers.js";
+import type { Exchange } from "./exchange.js";
+import { Http1Exchange, Http2Exchange } from "./exchange.js";
 import { answerGrpc } from "./grpc-answer.js";
 import type { FastMethod } from "./method-table.js";
 import { createRecordingRouter } from "./method-table.js";
@@ -81,28 +74,6 @@ interface Route {
   readonly protocol: RpcProtocol;
   readonly binary: boolean;
   readonly query: URLSearchParams | undefined;
-}
-
-/** Writes an answer and reports when it left; differs per HTTP version. */
-interface Exchange {
-  readonly source: Readable;
-  readonly httpVersion: string;
-  readonly httpVersionMajor: number;
-  /** Whether the request body was received completely. */
-  readonly bodyComplete: () => boolean;
-  readonly authority: string;
-  readonly path: string;
-  readonly requestMethod: string;
-  /**
-   * Starts watching the exchange: `gone` runs if the client goes away before the answer was
-   * written; `done` runs with the HTTP status when the exchange is over, at the moment the
-   * normal path's `onResponse` hook would (an HTTP/1.1 response finished, an HTTP/2 stream
-   * closed, answered or not).
-   */
-  watch(gone: (reason: unknown) => void, done: (status: number) => void): void;
-  write(answer: Answer, extra: Record<string, string>): void;
-  /** Gives up on a request the fast path could not answer (an internal failure). */
-  fail(): void;
 }
 
 const serverFaultCodes = new Set(["internal", "unknown", "data_loss", "unavailable"]);
@@ -216,7 +187,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
       requestMethod: exchange.requestMethod,
       requestHeader,
       url: requestUrl(scheme, exchange.authority, exchange.path),
-      contextValues: createContextValues().set(rpcRecordKey, record),
+      contextValues: new CallContextValues(record),
       signal,
       timeoutMs: timeoutClock(timeout.timeoutMs),
       responseHeader: new ResponseHeaders(
@@ -316,17 +287,8 @@ export function createFastPath(options: FastPathOptions): FastPath {
       if (path === undefined || authority === undefined) return false;
       const target = route(single(headers[":method"]), path, headers, true);
       if (target === undefined) return false;
-      serve(
-        target,
-        headers,
-        scheme,
-        http2Exchange(
-          stream,
-          headers as IncomingHttpHeaders & IncomingHttpStatusHeader,
-          path,
-          authority,
-        ),
-      );
+      const method = target.query === undefined ? "POST" : "GET";
+      serve(target, headers, scheme, new Http2Exchange(stream, method, path, authority));
       return true;
     },
     handleRequest(request, response, scheme) {
@@ -335,7 +297,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
       if (path === undefined || authority === undefined) return false;
       const target = route(request.method, path, request.headers, false);
       if (target === undefined) return false;
-      serve(target, request.headers, scheme, http1Exchange(request, response, path, authority));
+      serve(target, request.headers, scheme, new Http1Exchange(request, response, path, authority));
       return true;
     },
   };
@@ -390,169 +352,4 @@ function responseHeaderDefaults(
 
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-function ignore(): void {}
-
-/** The reason a call's signal gets when its client went away without an HTTP/2 error code. */
-function clientGone(): DOMException {
-  return new DOMException("This operation was aborted", "AbortError");
-}
-
-function http2Exchange(
-  stream: ServerHttp2Stream,
-  headers: IncomingHttpHeaders & IncomingHttpStatusHeader,
-  path: string,
-  authority: string,
-): Exchange {
-  // A stream reset by the client emits errors nobody else would handle.
-  stream.on("error", ignore);
-  let written = false;
-  let status = 200;
-  return {
-    source: stream,
-    httpVersion: "2.0",
-    httpVersionMajor: 2,
-    bodyComplete: () => stream.readableEnded || stream.destroyed,
-    authority,
-    path,
-    requestMethod: String(headers[":method"]),
-    watch(gone, done) {
-      stream.on("close", () => {
-        if (!written) gone(errorFromResetCode(stream.rstCode) ?? clientGone());
-        done(status);
-      });
-    },
-    write(answer, extra) {
-      written = true;
-      if (stream.destroyed || stream.closed) return;
-      status = answer.status;
-      const head = Object.assign({ ":status": answer.status }, extra, answer.headers);
-      try {
-        const trailers = answer.trailers;
-        if (trailers !== undefined) {
-          stream.respond(head, { waitForTrailers: true });
-          stream.once("wantTrailers", () => {
-            stream.sendTrailers(trailers);
-            resetIfUnread(stream);
-          });
-          stream.end(answer.body);
-        } else {
-          stream.respond(head);
-          stream.end(answer.body, () => resetIfUnread(stream));
-        }
-      } catch {
-        // The session went away between the check and the write: nobody is listening.
-        stream.destroy();
-      }
-    },
-    fail() {
-      written = true;
-      stream.close(0x02);
-    },
-  };
-}
-
-/**
- * Resets a stream answered before its request body was read (too large, refused) once the
- * answer is out, as the normal path does: a client blocked on flow control would otherwise keep
- * the stream, and its session, open. CANCEL rather than NO_ERROR: Node defers a NO_ERROR reset
- * until the stream's writable side finishes.
- */
-function resetIfUnread(stream: ServerHttp2Stream): void {
-  if (stream.readableEnded) return;
-  setImmediate(() => {
-    if (!stream.destroyed && !stream.readableEnded) stream.close(http2Constants.NGHTTP2_CANCEL);
-  });
-}
-
-function http1Exchange(
-  request: IncomingMessage,
-  response: ServerResponse,
-  path: string,
-  authority: string,
-): Exchange {
-  request.on("error", ignore);
-  response.on("error", ignore);
-  let written = false;
-  return {
-    source: request,
-    httpVersion: request.httpVersion,
-    httpVersionMajor: request.httpVersionMajor,
-    bodyComplete: () => request.complete,
-    authority,
-    path,
-    requestMethod: request.method as string,
-    watch(gone, done) {
-      response.on("close", () => {
-        if (!written) gone(request.errored ? errorFromNodeReason(request.errored) : clientGone());
-      });
-      response.on("finish", () => done(response.statusCode));
-    },
-    write(answer, extra) {
-      written = true;
-      if (response.destroyed) return;
-      const head: OutgoingHttpHeaders = Object.assign(extra, answer.headers);
-      // Answered before the body was read (too large, refused): the rest of it must not be
-      // parsed as the next request, as on the normal path.
-      if (!request.complete) head.connection = "close";
-      response.writeHead(answer.status, head);
-      response.end(answer.body);
-    },
-    fail() {
-      written = true;
-      response.destroy();
-    },
-  };
-}
-
-/** Connect's reading of an HTTP/2 reset code as the reason a call was aborted. */
-function errorFromResetCode(rstCode: number | undefined): ConnectError | undefined {
-  const name = rstCode === undefined ? undefined : resetCodeNames[rstCode];
-  if (rstCode === undefined || name === undefined) return undefined;
-  const code = resetCodes[rstCode] as Code;
-  return new ConnectError(
-    `http/2 stream closed with error code ${name} (0x${rstCode.toString(16)})`,
-    code,
-  );
-}
-
-const resetCodeNames: Record<number, string> = {
-  1: "PROTOCOL_ERROR",
-  2: "INTERNAL_ERROR",
-  3: "FLOW_CONTROL_ERROR",
-  4: "SETTINGS_TIMEOUT",
-  6: "FRAME_SIZE_ERROR",
-  7: "REFUSED_STREAM",
-  8: "CANCEL",
-  9: "COMPRESSION_ERROR",
-  10: "CONNECT_ERROR",
-  11: "ENHANCE_YOUR_CALM",
-  12: "INADEQUATE_SECURITY",
-  13: "HTTP_1_1_REQUIRED",
-};
-
-const resetCodes: Record<number, Code> = {
-  1: Code.Internal,
-  2: Code.Internal,
-  3: Code.Internal,
-  4: Code.Internal,
-  6: Code.Internal,
-  7: Code.Unavailable,
-  8: Code.Canceled,
-  9: Code.Internal,
-  10: Code.Internal,
-  11: Code.ResourceExhausted,
-  12: Code.PermissionDenied,
-  13: Code.PermissionDenied,
-};
-
-/** Connect's reading of a broken HTTP/1.1 request as the reason a call was aborted. */
-function errorFromNodeReason(reason: Error): ConnectError {
-  const code = (reason as { code?: unknown }).code;
-  const aborted =
-    code === "ECONNRESET" ||
-    code === "ERR_STREAM_DESTROYED" ||
-    code === "ERR_STREAM_WRITE_AFTER_END";
-  return ConnectError.from(reason, aborted ? Code.Aborted : Code.Internal);
 }
