@@ -63,6 +63,17 @@ export function explainError(error: unknown, baseUrl: string): ErrorExplanation 
   };
 }
 
+/**
+ * Whether a failure means "the plugin does not offer this method": `unimplemented` with no
+ * ErrorDetail, or with one that names no ErrorCode (the SDK sends one on every failure).
+ * UNSUPPORTED_REGION and INVALID_PROVIDER also travel as `unimplemented`, naming their code.
+ */
+export function isNotOffered(error: unknown): boolean {
+  if (ConnectError.from(error).code !== Code.Unimplemented) return false;
+  const decoded = errorDetailFromError(error);
+  return decoded === undefined || decoded.code === ErrorCode.UNSPECIFIED;
+}
+
 function adviceFromDetail(
   code: ErrorCode,
   category: ErrorCategory,

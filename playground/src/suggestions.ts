@@ -70,18 +70,23 @@ export const noSuggestions: Suggestions = { provider: [], resourceType: [], sku:
 // A list runs to the end of its sentence: a ";", a newline, or a "." not inside an identifier.
 // The noun is optional ("nearest known: ..."), then the sentence's subject names the field.
 const listPattern = /\bknown(?: ([a-z][a-z _-]*?))?\s*(?:are|is)?\s*:\s*((?:[^;\n.]|\.(?=\S))+)/gi;
+// A parenthesised list of what a plugin holds: `(stored: AmazonEC2, AmazonS3)` (the billing-data
+// plugin's wording), `(stored regions: us-east-1, eu-west-1)`.
+const storedPattern = /\(stored(?: ([a-z][a-z _-]*?))?\s*:\s*([^()]*)\)/gi;
 
 /**
  * Values a Supports reason names as known, by field: a reason such as `region "mars-1" is not in
  * the catalogue for aws/ec2; known regions: us-east-1, eu-west-1` yields those two regions, and
  * `instance type "t9.huge" is not in the catalogue ...; nearest known: t3.large, t3.xlarge` two
- * SKUs. Parenthesised remarks are dropped; lists the page cannot attribute to a field, or that
- * read as prose, are ignored.
+ * SKUs; `no billing data for resource type "ec2" of provider "aws" (stored: AmazonEC2)` one
+ * resource type. Parenthesised remarks inside a list are dropped; lists the page cannot
+ * attribute to a field, or that read as prose, are ignored.
  */
 export function suggestionsFromReason(reason: string): Partial<Record<SuggestedField, string[]>> {
   const found: Partial<Record<SuggestedField, string[]>> = {};
   const subject = reason.split(/["'`]/, 1)[0] ?? "";
-  for (const match of reason.matchAll(listPattern)) {
+  const matches = [...reason.matchAll(listPattern), ...reason.matchAll(storedPattern)];
+  for (const match of matches) {
     const noun = (match[1] ?? "").trim();
     const field = noun === "" ? fieldFromNoun(subject) : fieldFromNoun(noun);
     if (field === undefined) continue;

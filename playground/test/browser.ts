@@ -59,7 +59,10 @@ export async function launchBrowser(): Promise<TestBrowser> {
     context,
     async newPage(viewport) {
       const page = await context.newPage();
-      page.setDefaultTimeout(10_000);
+      // Waits are on conditions, never fixed: generous limits only matter on a slow, loaded
+      // machine, where a cold page load (and the dev server's first compile) takes seconds.
+      page.setDefaultTimeout(30_000);
+      page.setDefaultNavigationTimeout(60_000);
       if (viewport) await page.setViewportSize(viewport);
       return page;
     },

@@ -2,7 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ErrorCategory, ErrorCode, ErrorDetailSchema } from "@costplugin/proto";
 import { describe, expect, it } from "vitest";
-import { connectCodeName, explainError } from "../src/error-explanation.js";
+import { connectCodeName, explainError, isNotOffered } from "../src/error-explanation.js";
 
 const withDetail = (code: Code, errorCode: ErrorCode, retryAfterSeconds?: number) =>
   new ConnectError("upstream says slow down", code, undefined, [
@@ -69,5 +69,30 @@ describe("explainError", () => {
     const explained = explainError({ some: "object" }, "http://x");
     expect(explained.message).not.toContain("[object Object]");
     expect(explained.connectCode).toBe("unknown");
+  });
+});
+
+describe("isNotOffered", () => {
+  const unspecified = new ConnectError(
+    "GetPricingSpec is not offered",
+    Code.Unimplemented,
+    undefined,
+    [
+      {
+        desc: ErrorDetailSchema,
+        value: create(ErrorDetailSchema, { code: ErrorCode.UNSPECIFIED }),
+      },
+    ],
+  );
+
+  it("reads unimplemented without a named ErrorCode as a method the plugin does not offer", () => {
+    expect(isNotOffered(new ConnectError("not here", Code.Unimplemented))).toBe(true);
+    expect(isNotOffered(unspecified)).toBe(true);
+  });
+
+  it("reads a named ErrorCode or another status as a real failure", () => {
+    expect(isNotOffered(withDetail(Code.Unimplemented, ErrorCode.UNSUPPORTED_REGION))).toBe(false);
+    expect(isNotOffered(new ConnectError("gone", Code.NotFound))).toBe(false);
+    expect(isNotOffered(new Error("network"))).toBe(false);
   });
 });

@@ -1,11 +1,17 @@
 import { rm } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createListPricePlugin } from "@costplugin/plugin-list-price";
 import type { RunningServer } from "@costplugin/server";
 import { startServer } from "@costplugin/server";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { BillingPluginFixture } from "./billing-plugin.js";
+import { billingSource, startBillingPlugin } from "./billing-plugin.js";
 import type { TestBrowser } from "./browser.js";
 import { buildPlayground, launchBrowser, screenshot } from "./browser.js";
+import { startDevServer } from "./dev-server.js";
+import { focusedElement, tabTo } from "./keyboard.js";
 import {
   billedResourceId,
   createSecondPlugin,
@@ -14,6 +20,9 @@ import {
   retryAfterSeconds,
   secondPluginHealth,
 } from "./test-plugins.js";
+
+// A real browser on a shared 2-core CI machine: every wait is on a condition, with room to spare.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 240_000 });
 
 const hoursPerMonth = 730;
 const protocols = [
@@ -25,6 +34,7 @@ const protocols = [
 let distDir: string;
 let pageServer: RunningServer;
 let secondServer: RunningServer;
+let billing: BillingPluginFixture;
 let browser: TestBrowser;
 
 beforeAll(async () => {
@@ -39,11 +49,13 @@ beforeAll(async () => {
     logger: false,
     cors: { allowedOrigins: [pageServer.url] },
   });
+  billing = await startBillingPlugin({ allowedOrigins: [pageServer.url] });
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
+  await billing?.close();
   await secondServer?.close();
   await pageServer?.close();
   if (distDir) await rm(distDir, { recursive: true, force: true });
@@ -63,14 +75,27 @@ async function connectJson(
   return (await response.json()) as Record<string, unknown>;
 }
 
-async function open(query = "", viewport?: { width: number; height: number }): Promise<Page> {
+async function open(
+  query = "",
+  viewport?: { width: number; height: number },
+  origin = pageServer.url,
+): Promise<Page> {
   const page = await browser.newPage(viewport);
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
-  await page.goto(`${pageServer.url}/${query ? `?${query}` : ""}`);
+  await page.goto(`${origin}/${query ? `?${query}` : ""}`);
   await page.locator('.health-status:not([data-status="checking"])').waitFor();
   expect(errors).toEqual([]);
   return page;
+}
+
+/** A port on 127.0.0.1 where nothing listens (taken from the system, then released). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 async function text(page: Page, selector: string): Promise<string> {
@@ -203,9 +228,15 @@ describe("playground against the reference plugin", () => {
       });
       expect(await page.locator("#plugin-protocol").inputValue()).toBe(protocol.value);
       await page.locator('#supports[data-state="supported"]').waitFor();
+      const projected = page.waitForRequest((request) =>
+        request.url().includes("/costplugin.v1.CostSourceService/GetProjectedCost"),
+      );
       const priced = await priceIt(page);
       seen.push({ ...priced, supported: await text(page, "#supports .chip") });
-      expect([...contentTypes]).toEqual([protocol.contentType]);
+      // Request events reach the test asynchronously: wait for the one that matters, then check
+      // that every POST seen so far used the protocol's content type.
+      expect((await projected).headers()["content-type"]).toBe(protocol.contentType);
+      expect([...contentTypes].every((type) => type === protocol.contentType)).toBe(true);
       await page.close();
     }
     expect(seen[0]?.unitPrice).toBeGreaterThan(0);
@@ -246,6 +277,28 @@ describe("playground against the reference plugin", () => {
     // This page's own calls (Supports, HealthCheck, ...) were counted by the plugin.
     expect(rows).toContain("Supports");
     expect(rows).toContain("HealthCheck");
+    // Each bar splits answers from failures: the reference plugin refuses every GetActualCost.
+    const row = (method: string) =>
+      page
+        .locator("#metrics .bar-row", {
+          has: page.locator(".bar-label", { hasText: new RegExp(`^${method}$`) }),
+        })
+        .getAttribute("aria-label");
+    expect(await row("GetActualCost")).toMatch(/^GetActualCost: 0 ok, [1-9]\d* failed$/);
+    expect(await row("Supports")).toMatch(/^Supports: [1-9]\d* ok, 0 failed$/);
+    // Another SLI window asks the plugin for that range and is kept in the URL.
+    const sliCall = page.waitForRequest((request) =>
+      request.url().includes("/costplugin.v1.ObservabilityService/GetServiceLevelIndicators"),
+    );
+    await page.locator("#sli-window").selectOption("5");
+    const body = JSON.parse((await sliCall).postData() ?? "{}") as {
+      timeRange?: { start?: string; end?: string };
+    };
+    expect(Date.parse(body.timeRange?.end ?? "") - Date.parse(body.timeRange?.start ?? "")).toBe(
+      5 * 60_000,
+    );
+    await page.waitForURL(/sli=5/);
+    await page.locator('.sli-card[data-sli="availability"]').waitFor();
     await screenshot(page, "metrics-panel");
     await page.close();
   });
@@ -298,9 +351,13 @@ describe("playground against a plugin on another origin", () => {
     });
     expect(await text(page, ".health-status")).toBe("SERVING");
     await page.locator("#plugin-name", { hasText: "second list prices" }).waitFor();
+    const projected = page.waitForRequest((request) =>
+      request.url().includes("/costplugin.v1.CostSourceService/GetProjectedCost"),
+    );
     const { costPerMonth } = await priceIt(page);
     expect(costPerMonth).toBeCloseTo(0.0104 * hoursPerMonth, 9);
-    expect([...targets]).toEqual([secondServer.url]);
+    expect(new URL((await projected).url()).origin).toBe(secondServer.url);
+    expect([...targets].every((origin) => origin === secondServer.url)).toBe(true);
     expect(secondServer.url).not.toBe(pageServer.url);
     await page.close();
   });
@@ -372,9 +429,247 @@ describe("playground against a plugin on another origin", () => {
     await page.close();
   });
 
+  it("refreshes the badge on its own every 15 s", async () => {
+    // The page's clock is the browser's fake one: 15 s pass at once, no test waits for them.
+    const page = await browser.newPage();
+    await page.clock.install();
+    await page.goto(`${pageServer.url}/?url=${encodeURIComponent(secondServer.url)}`);
+    await page.locator('.health-status[data-status="serving"]').waitFor();
+    Object.assign(secondPluginHealth, { status: "not_serving", message: "nightly maintenance" });
+    try {
+      const healthCheck = page.waitForRequest((request) =>
+        request.url().includes("/costplugin.v1.ObservabilityService/HealthCheck"),
+      );
+      await page.clock.fastForward(16_000);
+      await healthCheck;
+      await page.locator('.health-status[data-status="not-serving"]').waitFor();
+      expect(await text(page, ".health-message")).toBe("nightly maintenance");
+    } finally {
+      Object.assign(secondPluginHealth, { status: "serving", message: "" });
+    }
+    await page.clock.fastForward(16_000);
+    await page.locator('.health-status[data-status="serving"]').waitFor();
+    await page.close();
+  });
+
   it("says plainly when the plugin URL cannot be reached", async () => {
-    const page = await open(`url=${encodeURIComponent("http://127.0.0.1:9")}`);
+    const page = await open(`url=${encodeURIComponent(`http://127.0.0.1:${await closedPort()}`)}`);
     expect(await text(page, ".health-status")).toBe("UNREACHABLE");
     await page.close();
+  });
+});
+
+describe("playground against the billing-data plugin", () => {
+  const billingQuery = () => `url=${encodeURIComponent(billing.server.url)}`;
+  // The form's days, both included; the page asks for [first day 00:00, last day 23:59:59.999].
+  const range = { from: "2026-03-01", to: "2026-03-07" };
+
+  it("charts GetActualCost's daily results with the total and a table, as the plugin answers them", async () => {
+    const { resourceId } = billing.resource;
+    const expected = (await connectJson(billing.server, "CostSourceService/GetActualCost", {
+      resourceId,
+      start: `${range.from}T00:00:00.000Z`,
+      end: `${range.to}T23:59:59.999Z`,
+    })) as {
+      results: Array<{
+        timestamp: string;
+        cost: number;
+        usageAmount: number;
+        usageUnit: string;
+        source: string;
+      }>;
+    };
+    expect(expected.results).toHaveLength(7);
+    const page = await open(
+      `${billingQuery()}&rid=${encodeURIComponent(resourceId)}&from=${range.from}&to=${range.to}`,
+    );
+    expect(await text(page, ".health-status")).toBe("SERVING");
+    await page.locator("#plugin-name", { hasText: billingSource }).waitFor();
+    const form = page.locator("#actual-costs form");
+    await form.waitFor();
+    await form.locator("button[type=submit]").click();
+    await page.locator("#actual-costs .actual-total").waitFor();
+
+    const total = expected.results.reduce((sum, row) => sum + row.cost, 0);
+    expect(Number(await page.locator(".actual-total strong").getAttribute("data-value"))).toBe(
+      total,
+    );
+    expect(await text(page, ".actual-total")).toContain("over 7 results");
+    expect(await page.locator("#actual-costs svg.chart rect.bar").count()).toBe(7);
+    const rows = page.locator(".actual-table tbody tr");
+    expect(await rows.locator("td:nth-child(1)").allTextContents()).toEqual(
+      expected.results.map((row) => row.timestamp.slice(0, 10)),
+    );
+    expect(
+      (await rows
+        .locator("td:nth-child(2)")
+        .evaluateAll((cells) =>
+          cells.map((cell) => Number(cell.getAttribute("data-value"))),
+        )) as number[],
+    ).toEqual(expected.results.map((row) => row.cost));
+    expect(await rows.locator("td:nth-child(3)").allTextContents()).toEqual(
+      expected.results.map(() => "24 hour"),
+    );
+    expect(new Set(await rows.locator("td:nth-child(4)").allTextContents())).toEqual(
+      new Set([billingSource]),
+    );
+    await screenshot(page, "billing-actual-costs");
+
+    // Tag filters go to the plugin: the resource's own tag keeps every day, another none.
+    const [tagKey, tagValue] = (billing.resource.tags[0] ?? "").split(":");
+    await form.locator("button", { hasText: "Add tag" }).click();
+    await page.locator("#actual-tag-key-0").fill(tagKey ?? "");
+    await page.locator("#actual-tag-value-0").fill(tagValue ?? "");
+    await form.locator("button[type=submit]").click();
+    await page.locator("#actual-costs .actual-total").waitFor();
+    expect(page.url()).toContain(`atag=${encodeURIComponent(`${tagKey}=${tagValue}`)}`);
+    expect(await page.locator("#actual-costs svg.chart rect.bar").count()).toBe(7);
+    await page.locator("#actual-tag-value-0").fill("no-such-value");
+    await form.locator("button[type=submit]").click();
+    await page.locator("#actual-costs .actual-empty").waitFor();
+    expect(await text(page, "#actual-costs .actual-empty")).toBe(
+      "No costs recorded for this resource in this range.",
+    );
+    await page.close();
+  });
+
+  it("shows the plugin's not_found ErrorDetail for a resource id the store has never seen", async () => {
+    const page = await open(`${billingQuery()}&rid=i-unknown&from=${range.from}&to=${range.to}`);
+    const form = page.locator("#actual-costs form");
+    await form.waitFor();
+    await form.locator("button[type=submit]").click();
+    const error = page.locator("#actual-costs .actual-result .error-view");
+    await error.waitFor();
+    expect(await error.getAttribute("data-connect-code")).toBe("not_found");
+    expect(await text(page, "#actual-costs .actual-result .error-code")).toBe(
+      "ERROR_CODE_RESOURCE_NOT_FOUND",
+    );
+    expect(await text(page, "#actual-costs .actual-result .error-headline")).toContain("i-unknown");
+    await page.close();
+  });
+
+  it("prices a stored service with the plugin's projection and says it offers no pricing spec", async () => {
+    const { provider, service, region } = billing.resource;
+    const expected = await connectJson(billing.server, "CostSourceService/GetProjectedCost", {
+      resource: { provider, resourceType: service, region },
+    });
+    const page = await open(billingQuery());
+    // The plugin's reasons name what it stores; the page offers those values as buttons.
+    await setField(page, "resource-provider", provider);
+    await page.locator('#supports[data-state="unsupported"]').waitFor();
+    await page.locator(".suggestion-chips button", { hasText: new RegExp(`^${service}$`) }).click();
+    expect(await page.locator("#resource-resourceType").inputValue()).toBe(service);
+    await setField(page, "resource-sku", "");
+    await setField(page, "resource-region", "mars-1");
+    await page.locator(".supports-reason", { hasText: "stored regions" }).waitFor();
+    await page.locator(".suggestion-chips button", { hasText: new RegExp(`^${region}$`) }).click();
+    expect(await page.locator("#resource-region").inputValue()).toBe(region);
+    await page.locator('#supports[data-state="supported"]').waitFor();
+    const { unitPrice, costPerMonth } = await priceIt(page);
+    expect(unitPrice).toBe(expected.unitPrice);
+    expect(costPerMonth).toBe(expected.costPerMonth);
+    expect(await text(page, "#projected")).toContain("projection from actual spend");
+    // Not a fault of the plugin: said plainly, not shown as an error.
+    await page.locator("#projected .spec-not-offered").waitFor();
+    expect(await text(page, "#projected .spec-not-offered")).toBe(
+      "This plugin does not offer GetPricingSpec (unimplemented), so there is no pricing spec to show.",
+    );
+    expect(await page.locator("#projected .error-view").count()).toBe(0);
+    expect(
+      await page.locator('details.call[data-method="GetPricingSpec"] summary .chip').textContent(),
+    ).toBe("error");
+    await screenshot(page, "billing-projection");
+    await page.close();
+  });
+});
+
+describe("playground with the keyboard alone", () => {
+  it("runs the main flow without a mouse: plugin URL, protocol, resource, tags, price, pin, sort, details", async () => {
+    const page = await open();
+    await page.locator('#supports[data-state="supported"]').waitFor();
+    // The first Tab reaches the skip link, which jumps past the header.
+    await page.keyboard.press("Tab");
+    expect(await focusedElement(page)).toContain("skip-link");
+
+    // Point the page at the second plugin: type the URL, press Enter.
+    expect((await tabTo(page, "#plugin-url")).focusVisible).toBe(true);
+    await page.keyboard.press("Control+A");
+    await page.keyboard.type(secondServer.url);
+    await page.keyboard.press("Enter");
+    await page.locator("#plugin-name", { hasText: "second list prices" }).waitFor();
+
+    // Change the protocol with the arrow keys.
+    expect((await tabTo(page, "#plugin-protocol")).focusVisible).toBe(true);
+    await page.keyboard.press("ArrowDown");
+    await page.waitForURL(/protocol=connect-binary/);
+
+    // Edit the SKU, add a tag and remove it again: focus follows.
+    await tabTo(page, "#resource-sku");
+    await page.keyboard.press("Control+A");
+    await page.keyboard.type("t3.small");
+    expect((await tabTo(page, ".resource-form fieldset.tags > button")).focusVisible).toBe(true);
+    await page.keyboard.press("Enter");
+    await page.locator("#resource-tag-key-0:focus").waitFor();
+    await page.keyboard.type("team");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("web");
+    await page.waitForURL(/tag=team%3Dweb/);
+    await page.keyboard.press("Tab");
+    expect(await focusedElement(page)).toContain("Remove tag 1");
+    await page.keyboard.press("Enter");
+    await page.locator(".resource-form fieldset.tags > button:focus").waitFor();
+    expect(await page.locator("#resource-tag-key-0").count()).toBe(0);
+
+    // Price it, pin it, sort the comparison, open a call's details: Enter and Space only.
+    await page.locator('#supports[data-state="supported"]').waitFor();
+    expect((await tabTo(page, "#price-it")).focusVisible).toBe(true);
+    await page.keyboard.press("Enter");
+    await page.locator("#projected .projected-monthly").waitFor();
+    expect(await text(page, ".projected-monthly")).toBe("$15.18");
+    await tabTo(page, "#pin-result");
+    await page.keyboard.press("Space");
+    await page.locator("#comparison-table .monthly").waitFor();
+    await tabTo(page, 'button.sort[data-sort="costPerMonth"]');
+    await page.keyboard.press("Enter");
+    expect(
+      await page.locator('th:has(button[data-sort="costPerMonth"])').getAttribute("aria-sort"),
+    ).toBe("descending");
+    await tabTo(page, 'details.call[data-method="GetProjectedCost"] > summary', {
+      backwards: true,
+    });
+    await page.keyboard.press("Enter");
+    await page.locator('details.call[data-method="GetProjectedCost"][open] .call-curl').waitFor();
+    expect(
+      await page.locator('details.call[data-method="GetProjectedCost"] .call-curl').textContent(),
+    ).toContain(`'${secondServer.url}/costplugin.v1.CostSourceService/GetProjectedCost'`);
+    await page.close();
+  });
+});
+
+describe("playground in Vite's dev server (pnpm dev)", () => {
+  it("serves the page with hot reload, starting at VITE_PLUGIN_URL, and talks to the running plugin", async () => {
+    const dev = await startDevServer(pageServer.url);
+    try {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      const sockets: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+      page.on("websocket", (socket) => sockets.push(socket.url()));
+      await page.goto(`${dev.url}/`);
+      // The URL field starts at VITE_PLUGIN_URL: the plugin runs on another origin than the page.
+      await page.locator('.health-status[data-status="serving"]').waitFor();
+      expect(await page.locator("#plugin-url").inputValue()).toBe(pageServer.url);
+      await page.locator("#plugin-name:not(:text('…'))").waitFor();
+      const { costPerMonth } = await priceIt(page);
+      expect(costPerMonth).toBeCloseTo(0.0104 * hoursPerMonth, 9);
+      // Vite's client is in the page and its hot-reload socket is open on the dev server.
+      expect(await page.locator('script[src="/@vite/client"]').count()).toBe(1);
+      expect(sockets.some((url) => url.startsWith(dev.url.replace("http:", "ws:")))).toBe(true);
+      expect(errors).toEqual([]);
+      await screenshot(page, "dev-server");
+      await page.close();
+    } finally {
+      await dev.close();
+    }
   });
 });

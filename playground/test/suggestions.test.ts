@@ -48,6 +48,19 @@ describe("suggestionsFromReason", () => {
     ).toEqual({ sku: ["t3.large", "t3.xlarge"] });
   });
 
+  it("reads the billing-data plugin's parenthesised lists of what it stores", () => {
+    expect(
+      suggestionsFromReason(
+        'no billing data for resource type "ec2" of provider "aws" (stored: AmazonEC2, AmazonS3, AWSLambda)',
+      ),
+    ).toEqual({ resourceType: ["AmazonEC2", "AmazonS3", "AWSLambda"] });
+    expect(
+      suggestionsFromReason(
+        'no billing data for "ComputeEngine" in region "mars-1" (stored regions: us-central1, europe-west4)',
+      ),
+    ).toEqual({ region: ["us-central1", "europe-west4"] });
+  });
+
   it("gives nothing for a reason without a list", () => {
     expect(suggestionsFromReason("this plugin prices nothing on Tuesdays")).toEqual({});
   });

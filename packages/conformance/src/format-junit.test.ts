@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatJunitReport } from "./format-junit.js";
+import { expectedJunitTotals, readJunit } from "./testdata/junit-shape.js";
 import { sampleReport } from "./testdata/sample-report.js";
 
 describe("formatJunitReport", () => {
@@ -30,14 +31,39 @@ describe("formatJunitReport", () => {
     expect(xml).toContain("<system-out>averageMs=1.5 calls=10</system-out>");
   });
 
-  it("balances every element it opens", () => {
-    const opened = (
-      xml.match(/<(testsuites|testsuite|testcase|properties|failure|system-out)[ >]/g) ?? []
-    ).length;
-    const closed = (
-      xml.match(/<\/(testsuites|testsuite|testcase|properties|failure|system-out)>/g) ?? []
-    ).length;
-    const selfClosed = (xml.match(/<testcase [^>]*\/>/g) ?? []).length;
-    expect(opened).toBe(closed + selfClosed);
+  it("writes well-formed XML whose declared counts match its test cases and the report", () => {
+    const junit = readJunit(xml);
+    expect(junit.totals).toEqual(expectedJunitTotals(sampleReport));
+    expect(junit.suites.map((suite) => suite.name)).toEqual([
+      "conformance plugin",
+      "conformance grpc",
+      "conformance connect-json",
+    ]);
+    for (const suite of junit.suites) expect(suite.declared).toEqual(suite.counted);
+    expect(junit.cases).toEqual([
+      "costplugin.conformance.plugin transport.reachable: pass",
+      "costplugin.conformance.grpc name.non-empty: pass",
+      "costplugin.conformance.grpc supports.fixture-supported: skipped",
+      "costplugin.conformance.grpc performance.name-latency: pass",
+      "costplugin.conformance.connect-json name.non-empty: failure",
+      "costplugin.conformance.connect-json supports.fixture-supported: skipped",
+    ]);
+  });
+
+  it("stays well-formed whatever characters a plugin puts in its answers", () => {
+    const hostile =
+      "]]><!-- \u0000\u0008\u000b\ud800 \"'&amp;<x y='1'>\u2028\ufffe\uffff \u{1f4b8}";
+    const report = {
+      ...sampleReport,
+      target: hostile,
+      results: sampleReport.results.map((result) => ({
+        ...result,
+        id: `${result.id}${hostile}`,
+        description: hostile,
+        ...(result.status === "fail" ? { expected: hostile, actual: hostile } : {}),
+        ...(result.reason ? { reason: hostile } : {}),
+      })),
+    };
+    expect(() => readJunit(formatJunitReport(report))).not.toThrow();
   });
 });

@@ -1,6 +1,8 @@
 import * as http from "node:http";
 import * as http2 from "node:http2";
-import * as https from "node:https";
+import * as net from "node:net";
+import { Duplex } from "node:stream";
+import * as tls from "node:tls";
 
 /** A request sent byte for byte, bypassing every RPC client. */
 export interface RawRequest {
@@ -29,9 +31,11 @@ export interface RawResponse {
 }
 
 /**
- * Sends one request on a fresh connection and reads the whole response. A connection that is
- * reset after the response headers arrived still yields the response: servers may answer an
- * oversized request early and drop the rest. Rejects when no response arrives.
+ * Sends one request on a fresh connection and reads the whole response. Servers may answer an
+ * oversized request early and drop the rest: over HTTP/1.1 the body is sent in slices, each
+ * after the event loop has had a chance to read, and sending stops once an answer arrives (as
+ * curl does); a connection reset after the answer arrived still yields the answer. Rejects when
+ * no response arrives.
  */
 export function sendRawRequest(request: RawRequest): Promise<RawResponse> {
   return request.httpVersion === "2" ? sendHttp2(request) : sendHttp1(request);
@@ -40,7 +44,6 @@ export function sendRawRequest(request: RawRequest): Promise<RawResponse> {
 function sendHttp1(request: RawRequest): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const url = new URL(request.path, request.baseUrl);
-    const client = url.protocol === "https:" ? https : http;
     let settled = false;
     const finish = (error: Error | undefined, response?: RawResponse) => {
       if (settled) return;
@@ -52,20 +55,23 @@ function sendHttp1(request: RawRequest): Promise<RawResponse> {
       if (response) resolve(response);
       else reject(error ?? new Error("no response"));
     };
-    const outgoing = client.request(url, {
+    const outgoing = http.request(url, {
       method: request.method,
       headers: {
         ...request.headers,
         connection: "close",
         ...(request.body ? { "content-length": String(request.body.byteLength) } : {}),
       },
-      agent: false,
+      // No agent: a fresh connection of our own for every request.
+      createConnection: () => answerKeepingConnection(connectTo(url)),
     });
     const timer = setTimeout(() => {
       outgoing.destroy();
       finish(new Error(`no response within ${request.timeoutMs} ms`));
     }, request.timeoutMs);
+    let answered = false;
     outgoing.on("response", (incoming) => {
+      answered = true;
       const chunks: Buffer[] = [];
       incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
       const done = () =>
@@ -80,8 +86,111 @@ function sendHttp1(request: RawRequest): Promise<RawResponse> {
       incoming.on("error", done);
     });
     outgoing.on("error", (error) => finish(error));
-    outgoing.end(request.body ? Buffer.from(request.body) : undefined);
+    if (request.body === undefined) outgoing.end();
+    else void sendBody(outgoing, request.body, () => answered || settled);
   });
+}
+
+const bodySliceBytes = 64 * 1024;
+
+/**
+ * Writes a request body slice by slice, yielding to the event loop before each slice so that an
+ * answer already received is read (and `stop` turns true) before more is written: writing into
+ * a connection the server has reset destroys it, unread answer included. Once stopped, the
+ * request is left unfinished; the caller drops the connection after reading the answer.
+ */
+async function sendBody(
+  outgoing: http.ClientRequest,
+  body: Uint8Array,
+  stop: () => boolean,
+): Promise<void> {
+  for (let offset = 0; offset < body.byteLength; offset += bodySliceBytes) {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (stop() || outgoing.destroyed) return;
+    const slice = Buffer.from(
+      body.buffer,
+      body.byteOffset + offset,
+      Math.min(bodySliceBytes, body.byteLength - offset),
+    );
+    if (!outgoing.write(slice)) await writableOrOver(outgoing);
+  }
+  if (!stop() && !outgoing.destroyed) outgoing.end();
+}
+
+/** Resolves once `outgoing` drains, gets an answer or closes. */
+function writableOrOver(outgoing: http.ClientRequest): Promise<void> {
+  return new Promise((resolve) => {
+    const events = ["drain", "response", "close"] as const;
+    const done = () => {
+      for (const event of events) outgoing.off(event, done);
+      resolve();
+    };
+    for (const event of events) outgoing.on(event, done);
+  });
+}
+
+function connectTo(url: URL): net.Socket {
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+  if (url.protocol !== "https:") return net.connect({ host, port });
+  return tls.connect({
+    host,
+    port,
+    ALPNProtocols: ["http/1.1"],
+    ...(net.isIP(host) === 0 ? { servername: host } : {}),
+  });
+}
+
+/**
+ * Wraps a connection so that a failed write (EPIPE, ECONNRESET) does not end the exchange: a
+ * server may answer an oversized request early (HTTP 413 or 429, `connection: close`) and close
+ * while the body is still being sent. Node's HTTP client would report the write error and throw
+ * the answer away; through this wrapper the rest of the body is dropped and the answer that
+ * already arrived is still read. An error before any byte arrived (connection refused, reset
+ * before an answer) reaches the client as it is.
+ */
+function answerKeepingConnection(socket: net.Socket): Duplex {
+  let writable = true;
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    connection.push(null);
+  };
+  const connection = new Duplex({
+    read() {
+      socket.resume();
+    },
+    write(chunk: Buffer, _encoding, callback) {
+      if (!writable) {
+        callback();
+        return;
+      }
+      socket.write(chunk, () => callback());
+    },
+    final(callback) {
+      if (writable) socket.end();
+      callback();
+    },
+    destroy(error, callback) {
+      socket.destroy();
+      callback(error);
+    },
+  });
+  let received = false;
+  socket.on("data", (chunk: Buffer) => {
+    received = true;
+    if (!connection.push(chunk)) socket.pause();
+  });
+  socket.on("error", (error) => {
+    writable = false;
+    // Nothing to read (refused, reset before any answer): the client reports the cause.
+    if (!received) connection.destroy(error);
+    else end();
+  });
+  socket.on("end", end);
+  socket.on("close", end);
+  return connection;
 }
 
 function sendHttp2(request: RawRequest): Promise<RawResponse> {

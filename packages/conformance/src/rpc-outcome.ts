@@ -41,11 +41,16 @@ export function decodeErrorDetail(error: ConnectError): DecodedErrorDetail | und
 }
 
 /**
- * Whether a failure says "this method is not offered": `unimplemented` without an ErrorDetail.
- * (UNSUPPORTED_REGION and INVALID_PROVIDER also travel as `unimplemented`, with a detail.)
+ * Whether a failure says "this method is not offered": `unimplemented` without an ErrorDetail,
+ * or with one that names no ErrorCode (ERROR_CODE_UNSPECIFIED: a framework that attaches an
+ * ErrorDetail to every failure, as this repository's SDK does, has no code for "not offered").
+ * UNSUPPORTED_REGION and INVALID_PROVIDER also travel as `unimplemented`, but they name their
+ * code: they are the plugin's reports, and so is any other code sent with `unimplemented`.
  */
 export function isNotOffered(error: ConnectError): boolean {
-  return error.code === Code.Unimplemented && decodeErrorDetail(error) === undefined;
+  if (error.code !== Code.Unimplemented) return false;
+  const decoded = decodeErrorDetail(error);
+  return decoded === undefined || decoded.detail.code === ErrorCode.UNSPECIFIED;
 }
 
 /** A one-line description of a failure for reports: code, message and ErrorDetail. */

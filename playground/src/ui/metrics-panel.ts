@@ -175,8 +175,9 @@ function metricsView(metrics: readonly Metric[]): HTMLElement {
             label: row.method,
             valueText: formatNumber(row.ok + row.failed, 0),
             segments: [
-              { value: row.ok, kind: "ok", title: `${row.method}: ${row.ok} ok` },
-              { value: row.failed, kind: "error", title: `${row.method}: ${row.failed} failed` },
+              // The row's label names the method; segments say only their count.
+              { value: row.ok, kind: "ok", title: `${row.ok} ok` },
+              { value: row.failed, kind: "error", title: `${row.failed} failed` },
             ],
           })),
           "Requests per method: successes and failures",

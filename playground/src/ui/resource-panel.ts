@@ -9,6 +9,7 @@ import {
 import type { AppContext } from "../app-context.js";
 import { createDebounced } from "../debounce.js";
 import { h, replaceChildren } from "../dom.js";
+import { isNotOffered } from "../error-explanation.js";
 import { formatMoney } from "../format.js";
 import type { ResourceInput } from "../playground-state.js";
 import { sameResource } from "../playground-state.js";
@@ -188,12 +189,21 @@ export function resourcePanel(app: AppContext, options: ResourcePanelOptions = {
     specLine.replaceWith(
       spec.ok && spec.value.spec
         ? specView(spec.value.spec)
-        : h(
-            "div",
-            { class: "spec-line" },
-            h("p", { class: "muted" }, "No pricing spec:"),
-            spec.ok ? "" : errorView(spec.error, session.baseUrl),
-          ),
+        : !spec.ok && isNotOffered(spec.error)
+          ? // Not a fault: billing data, for one, holds no price list. Said calmly, not in red.
+            h(
+              "p",
+              { class: "spec-line muted spec-not-offered" },
+              "This plugin does not offer GetPricingSpec (",
+              h("code", {}, "unimplemented"),
+              "), so there is no pricing spec to show.",
+            )
+          : h(
+              "div",
+              { class: "spec-line" },
+              h("p", { class: "muted" }, "No pricing spec:"),
+              spec.ok ? "" : errorView(spec.error, session.baseUrl),
+            ),
     );
   };
 

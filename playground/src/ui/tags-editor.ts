@@ -26,6 +26,8 @@ export function tagsEditor(options: TagsEditorOptions): TagsEditor {
   const list = h("div", { class: "tag-rows" });
   const changed = () => options.onChange([...rows]);
 
+  // After a change made with the keyboard, focus goes where the person is working: the key of
+  // a new row, or after a removal the row that took its place (or "Add tag" when none is left).
   const render = (focusIndex?: number) => {
     replaceChildren(
       list,
@@ -57,7 +59,9 @@ export function tagsEditor(options: TagsEditorOptions): TagsEditor {
         );
         remove.addEventListener("click", () => {
           rows = rows.filter((_, i) => i !== index);
-          render();
+          const next = Math.min(index, rows.length - 1);
+          render(next >= 0 ? next : undefined);
+          if (next < 0) queueMicrotask(() => add.focus());
           changed();
         });
         const row = h(

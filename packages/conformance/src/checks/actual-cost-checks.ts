@@ -14,7 +14,8 @@ import {
 } from "../session-calls.js";
 import { rejectionVerdict } from "./rejection-verdict.js";
 
-const noActualCostFixture =
+/** The reason of checks skipped for want of an actual-cost fixture. */
+export const noActualCostFixture =
   "no actual-cost fixture: pass --actual-cost <resource-id> (and a range) or a fixtures file";
 
 /**

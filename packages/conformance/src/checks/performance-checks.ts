@@ -7,6 +7,7 @@ import type { ConformanceLevel } from "../levels.js";
 import type { ProtocolSession } from "../protocol-session.js";
 import { describeError, isNotOffered } from "../rpc-outcome.js";
 import { callProjectedCost, callSupports, descriptorFromFixture } from "../session-calls.js";
+import { noActualCostFixture } from "./actual-cost-checks.js";
 import { noResourceFixture } from "./supports-checks.js";
 
 /** Average-latency bars of the public conformance suite, in milliseconds, by level. */
@@ -90,7 +91,7 @@ function firstFixture(context: RunContext) {
 function actualCostCall(days: number) {
   return (session: ProtocolSession, context: RunContext): PreparedCall => {
     const fixture = context.options.fixtures.actualCost;
-    if (fixture === undefined) return skip("no actual-cost fixture");
+    if (fixture === undefined) return skip(noActualCostFixture);
     const end = fixture.end;
     const start = new Date(end.getTime() - days * dayMs);
     const timeoutMs = Math.max(context.options.timeouts.callMs, 20_000);
