@@ -94,8 +94,9 @@ export function createConnectionTracker(): ConnectionTracker {
         stream.once("wantTrailers", () => setImmediate(resetIfUnread));
         response.once("finish", () => setImmediate(resetIfUnread));
       } else {
+        if (socket) closeGracefullyIfBodyUnread(socket, request);
         response.once("finish", () => {
-          if (request.complete === false) socket?.end(() => socket.destroy());
+          if (request.complete === false && socket) lingeringClose(socket);
         });
       }
       response.once("close", () => {
@@ -123,5 +124,45 @@ export function createConnectionTracker(): ConnectionTracker {
       for (const session of sessions) session.destroy();
       for (const socket of sockets.keys()) socket.destroy();
     },
+  };
+}
+
+/** How long a connection answered before its body was read keeps reading after its FIN. */
+const lingerMs = 2000;
+
+/**
+ * Closes a connection whose request body is still arriving without resetting it: destroying a
+ * socket with unread data makes the kernel send RST, which can wipe out the answer before the
+ * client reads it (RFC 9112 section 9.6). So: send FIN after the answer, keep reading and
+ * discarding until the client closes or a short linger time passes, then destroy.
+ */
+function lingeringClose(socket: Socket): void {
+  if (socket.destroyed) return;
+  socket.end();
+  socket.resume();
+  const timer = setTimeout(() => socket.destroy(), lingerMs);
+  timer.unref();
+  socket.once("end", () => socket.destroy());
+  socket.once("close", () => clearTimeout(timer));
+}
+
+/** The request each patched socket is serving now. */
+const currentRequest = new WeakMap<Socket, AnyRequest>();
+
+/**
+ * Node's HTTP server ends a `Connection: close` exchange with `socket.destroySoon()`, which
+ * destroys the socket as soon as the answer is flushed; while the request body is unread that
+ * is the RST case above, so for such a request it lingers instead. Patched once per socket.
+ */
+function closeGracefullyIfBodyUnread(socket: Socket, request: AnyRequest): void {
+  const patched = currentRequest.has(socket);
+  currentRequest.set(socket, request);
+  if (patched) return;
+  const target = socket as Socket & { destroySoon?: () => void };
+  const original = target.destroySoon;
+  if (typeof original !== "function") return;
+  target.destroySoon = function destroySoon(this: Socket) {
+    if (currentRequest.get(this)?.complete === false) lingeringClose(this);
+    else original.call(this);
   };
 }
