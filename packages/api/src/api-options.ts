@@ -18,8 +18,14 @@ export interface AuthOptions {
   readonly audience?: string;
   /** Lifetime of tokens issued by `POST /oauth/token`, in seconds. Default 3600. */
   readonly oauthTokenTtlSeconds?: number;
-  /** How long fetched JWKS keys are cached, in milliseconds. Default 600000 (10 minutes). */
+  /** How long a fetched JWKS is used before it is fetched again, in milliseconds. Default 600000 (10 minutes). */
   readonly jwksCacheTtlMs?: number;
+  /**
+   * Least time between two JWKS fetches caused by tokens naming a `kid` the cached set lacks,
+   * in milliseconds. Default 30000: made-up `kid`s cannot make the API hammer the identity
+   * provider, and a newly published key is picked up within this time.
+   */
+  readonly jwksMissCooldownMs?: number;
   /** Allowed clock skew when checking `exp` and `nbf`, in milliseconds. Default 30000. */
   readonly clockToleranceMs?: number;
 }
@@ -95,6 +101,25 @@ export interface ApiOptions {
   readonly fetch?: typeof fetch;
   /** pg-boss polling interval in seconds (minimum 0.5). Default 2. */
   readonly jobPollingIntervalSeconds?: number;
+  /**
+   * How long a pg-boss job may stay active before it is taken for abandoned (its replica died)
+   * and retried, in seconds. Default: computed per run as the longest the run can take with the
+   * current model, fallback and processor configuration (every attempt timing out, every
+   * backoff at its longest) plus 60 s, so a live run is never taken over while a dead
+   * replica's run is retried as soon as it safely can be. Set it only to shorten recovery in
+   * tests; a value below the longest run lets a slow run be performed twice.
+   */
+  readonly jobExpireSeconds?: number;
+  /**
+   * How often pg-boss looks for abandoned jobs, in seconds (minimum 1). Default 60. One
+   * replica at a time does it.
+   */
+  readonly jobMaintenanceIntervalSeconds?: number;
+  /**
+   * Serve the browsable docs page at `<prefix>/docs/`. Default true. The OpenAPI document at
+   * `<prefix>/openapi.json` is always served.
+   */
+  readonly docs?: boolean;
 }
 
 /** What `apiOptionsFromEnv` returns. */

@@ -71,7 +71,7 @@ describe("fastifyApiPlugin on a real socket", () => {
   let api: TestApi;
   let url: string;
   beforeAll(async () => {
-    api = await buildTestApi();
+    api = await buildTestApi({ docs: true });
     url = await api.app.listen({ host: "127.0.0.1", port: 0 });
   });
   afterAll(async () => {
@@ -88,48 +88,13 @@ describe("fastifyApiPlugin on a real socket", () => {
     expect(denied.headers.get("content-type")).toMatch(/^application\/problem\+json/);
   });
 
-  it("serves an OpenAPI 3.1 document describing every route with bearer security", async () => {
+  it("serves the OpenAPI 3.1 document to anonymous clients", async () => {
     const res = await fetch(`${url}/api/v1/openapi.json`);
     expect(res.status).toBe(200);
-    const doc = (await res.json()) as {
-      openapi: string;
-      paths: Record<
-        string,
-        Record<
-          string,
-          {
-            security?: unknown[];
-            requestBody?: {
-              content: Record<string, { schema: { additionalProperties?: boolean } }>;
-            };
-          }
-        >
-      >;
-      components: { securitySchemes: Record<string, unknown> };
-    };
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    const doc = (await res.json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe("3.1.0");
-    expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining([
-        "/api/v1/tasks",
-        "/api/v1/tasks/{id}",
-        "/api/v1/tasks/{id}/execute",
-        "/api/v1/prompts/{id}/test",
-        "/api/v1/models/{id}/config",
-        "/api/v1/processors/{type}/config",
-        "/api/v1/responses/{id}",
-        "/api/v1/oauth/token",
-      ]),
-    );
-    expect(doc.paths["/api/v1/openapi.json"]).toBeUndefined();
-    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({
-      type: "http",
-      scheme: "bearer",
-    });
-    expect(doc.paths["/api/v1/oauth/token"]?.post?.security).toEqual([]);
-    expect(
-      doc.paths["/api/v1/tasks"]?.post?.requestBody?.content["application/json"]?.schema
-        .additionalProperties,
-    ).toBe(false);
+    expect(Object.keys(doc.paths)).toContain("/api/v1/tasks/{id}/execute");
   });
 
   it("serves the browsable docs page and its assets under the prefix", async () => {
@@ -146,4 +111,19 @@ describe("fastifyApiPlugin on a real socket", () => {
     const spec = await fetch(`${url}/api/v1/docs/json`);
     expect(((await spec.json()) as { openapi: string }).openapi).toBe("3.1.0");
   });
+
+  for (const page of ["/api/v1/docs", "/api/v1/docs/"]) {
+    it(`serves ${page} with every stylesheet, script and icon it links to`, async () => {
+      const res = await fetch(`${url}${page}`);
+      expect(res.status).toBe(200);
+      const html = await res.text();
+      const links = [...html.matchAll(/(?:href|src)="([^"]+)"/g)].map((m) => m[1] as string);
+      expect(links.length).toBeGreaterThanOrEqual(5);
+      for (const link of links) {
+        const asset = await fetch(new URL(link, `${url}${page}`));
+        expect(asset.status, `${link} linked from ${page}`).toBe(200);
+        await asset.arrayBuffer();
+      }
+    });
+  }
 });

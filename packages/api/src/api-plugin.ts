@@ -1,14 +1,18 @@
 import fastifyRateLimit from "@fastify/rate-limit";
 import fastifySwagger from "@fastify/swagger";
-import fastifySwaggerUi from "@fastify/swagger-ui";
-import { TypeBoxValidatorCompiler } from "@fastify/type-provider-typebox";
-import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyRequest } from "fastify";
-import { Redis } from "ioredis";
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyRequest,
+  RouteOptions,
+} from "fastify";
 import type { ApiOptions } from "./api-options.js";
 import { type ApiServices, createApiServices } from "./api-services.js";
-import { registerAuth } from "./auth/jwt-auth.js";
+import { enforceAccess, registerAuth } from "./auth/jwt-auth.js";
 import { NotFoundError, TooManyRequestsError } from "./errors.js";
-import { refuseNulCharacters } from "./nul-guard.js";
+import { refuseHostileInput } from "./input-guard.js";
+import { describeRoute, finishDocument } from "./openapi-document.js";
 import { problemFromError, sendProblem } from "./problem.js";
 import { modelRoutes } from "./routes/models-routes.js";
 import { oauthRoutes } from "./routes/oauth-routes.js";
@@ -16,6 +20,7 @@ import { processorRoutes } from "./routes/processors-routes.js";
 import { promptRoutes } from "./routes/prompts-routes.js";
 import { responseRoutes } from "./routes/responses-routes.js";
 import { taskRoutes } from "./routes/tasks-routes.js";
+import { typeBoxValidatorCompiler } from "./typebox-validator.js";
 
 /** The default path prefix of the API. */
 export const defaultApiPrefix = "/api/v1";
@@ -34,6 +39,11 @@ export interface ApiPluginOptions extends ApiOptions {
 
 function rateLimitKey(request: FastifyRequest): string {
   return request.principal ? `token:${request.principal.tokenHash}` : `ip:${request.ip}`;
+}
+
+function appendOnRequest(route: RouteOptions, hook: (request: FastifyRequest) => Promise<void>) {
+  const current = route.onRequest;
+  route.onRequest = [...(current === undefined ? [] : [current].flat()), hook] as typeof current;
 }
 
 async function apiScope(
@@ -58,9 +68,12 @@ async function apiScope(
     }
   });
 
-  scope.setValidatorCompiler(TypeBoxValidatorCompiler);
+  scope.setValidatorCompiler(typeBoxValidatorCompiler);
+  // Bodies are JSON (and a form on the token endpoint, which adds its own parser): anything
+  // else is a 415, not a string handed to validation.
+  scope.removeContentTypeParser("text/plain");
   scope.addHook("preValidation", async (request) => {
-    refuseNulCharacters({ body: request.body, querystring: request.query, params: request.params });
+    refuseHostileInput({ body: request.body, querystring: request.query, params: request.params });
   });
   scope.setErrorHandler((error, request, reply) => {
     const problem = problemFromError(error as FastifyError, request);
@@ -77,6 +90,44 @@ async function apiScope(
     ),
   );
 
+  await registerAuth(scope, {
+    auth: options.auth,
+    isClientActive: (clientId) => services.clients.exists(clientId),
+  });
+
+  if (options.rateLimit !== false) {
+    const limits = options.rateLimit ?? { max: 300, timeWindowMs: 60_000 };
+    let redis: import("ioredis").Redis | undefined;
+    if (limits.redisUrl) {
+      // ioredis is loaded only when replicas share their counters.
+      const { Redis } = await import("ioredis");
+      const client = new Redis(limits.redisUrl, {
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: true,
+        lazyConnect: false,
+      });
+      client.on("error", (error) => scope.log.warn({ err: error }, "rate-limit store error"));
+      scope.addHook("onClose", async () => {
+        await client.quit().catch(() => client.disconnect());
+      });
+      redis = client;
+    }
+    await scope.register(fastifyRateLimit, {
+      global: true,
+      max: limits.max,
+      timeWindow: limits.timeWindowMs,
+      keyGenerator: rateLimitKey,
+      enableDraftSpec: true,
+      ...(redis ? { redis, nameSpace: limits.redisNamespace ?? "costplugin-rl:" } : {}),
+      errorResponseBuilder: (_request, context) =>
+        new TooManyRequestsError(
+          `rate limit of ${context.max} requests exceeded; retry in ${context.after}`,
+        ),
+    });
+  }
+  // After the rate limiter's own route hook, so refused callers are counted too.
+  scope.addHook("onRoute", (route) => appendOnRequest(route, enforceAccess));
+
   await scope.register(fastifySwagger, {
     openapi: {
       openapi: "3.1.0",
@@ -84,7 +135,7 @@ async function apiScope(
         title: "costplugin REST API",
         version: "1.0.0",
         description:
-          "Scheduled AI tasks: prompts, models, processors, tasks and their responses. Errors are RFC 9457 problem documents; lists are cursor-paginated.",
+          "Scheduled AI tasks: prompts, models, processors, tasks and their responses. Bearer tokens (JWT) carry roles: viewer reads, operator also executes and controls tasks and tests prompts and models, admin also changes everything; each operation names the roles it accepts. Errors are RFC 9457 problem documents; lists are cursor-paginated (`limit`, `cursor`, `next_cursor` and a `Link` header).",
       },
       components: {
         securitySchemes: {
@@ -100,45 +151,30 @@ async function apiScope(
           },
         },
       },
-      security: [{ bearerAuth: [] }],
     },
+    transform: describeRoute,
+    transformObject: finishDocument,
   });
-  await scope.register(fastifySwaggerUi, { routePrefix: "/docs" });
-  scope.get("/openapi.json", { config: { access: "public" }, schema: { hide: true } }, async () =>
-    scope.swagger(),
+  scope.get(
+    "/openapi.json",
+    {
+      config: { access: "public" },
+      schema: {
+        operationId: "getOpenApiDocument",
+        tags: ["docs"],
+        summary: "This OpenAPI 3.1 document",
+      },
+    },
+    async () => scope.swagger(),
   );
-
-  await registerAuth(scope, {
-    auth: options.auth,
-    isClientActive: (clientId) => services.clients.exists(clientId),
-  });
-
-  if (options.rateLimit !== false) {
-    const limits = options.rateLimit ?? { max: 300, timeWindowMs: 60_000 };
-    const redis = limits.redisUrl
-      ? new Redis(limits.redisUrl, {
-          maxRetriesPerRequest: 1,
-          enableOfflineQueue: true,
-          lazyConnect: false,
-        })
-      : undefined;
-    if (redis) {
-      redis.on("error", (error) => scope.log.warn({ err: error }, "rate-limit store error"));
-      scope.addHook("onClose", async () => {
-        await redis.quit().catch(() => redis.disconnect());
-      });
-    }
-    await scope.register(fastifyRateLimit, {
-      global: true,
-      max: limits.max,
-      timeWindow: limits.timeWindowMs,
-      keyGenerator: rateLimitKey,
-      enableDraftSpec: true,
-      ...(redis ? { redis, nameSpace: limits.redisNamespace ?? "costplugin-rl:" } : {}),
-      errorResponseBuilder: (_request, context) =>
-        new TooManyRequestsError(
-          `rate limit of ${context.max} requests exceeded; retry in ${context.after}`,
-        ),
+  if (options.docs !== false) {
+    // The docs page (and its static assets) is loaded only where it is served.
+    const { default: fastifySwaggerUi } = await import("@fastify/swagger-ui");
+    // `indexPrefix` makes the page's asset links absolute and right with or without a
+    // trailing slash (`/api/v1/docs` and `/api/v1/docs/`).
+    await scope.register(fastifySwaggerUi, {
+      routePrefix: "/docs",
+      indexPrefix: options.prefixPath,
     });
   }
 

@@ -17,7 +17,6 @@ import { createSettingsStore, type SettingsStore } from "./store/settings-store.
 import { createTaskStore, type TaskStore } from "./store/task-store.js";
 import { createUsageStore, type UsageStore } from "./store/usage-store.js";
 import { createLocalDispatcher } from "./tasks/local-dispatcher.js";
-import { createPgBossDispatcher } from "./tasks/pgboss-dispatcher.js";
 import type { RunDispatcher } from "./tasks/run-dispatcher.js";
 import { createTaskRunner, type TaskRunner } from "./tasks/task-runner.js";
 import { createTaskScheduler, type TaskScheduler } from "./tasks/task-scheduler.js";
@@ -38,6 +37,8 @@ export interface ApiServices {
   readonly runner: TaskRunner;
   /** Undefined when the scheduler is off. */
   readonly scheduler: TaskScheduler | undefined;
+  /** Where the scheduler hands its runs (this process, or pg-boss); undefined when off. */
+  readonly dispatcher: RunDispatcher | undefined;
   /** Starts the scheduler (idempotent). */
   start(): Promise<void>;
   /** Stops the scheduler, waits for runs in progress and closes the database (idempotent). */
@@ -88,12 +89,16 @@ export async function createApiServices(
   let dispatcher: RunDispatcher | undefined;
   if (engine === "local") dispatcher = createLocalDispatcher(runner, responses, onError);
   if (engine === "pg-boss") {
+    // pg-boss is loaded only where it is used.
+    const { createPgBossDispatcher } = await import("./tasks/pgboss-dispatcher.js");
     dispatcher = createPgBossDispatcher({
       connectionString: options.databaseUrl,
       runner,
       pollingIntervalSeconds: options.jobPollingIntervalSeconds ?? 2,
       retry,
       onError,
+      expireSeconds: options.jobExpireSeconds,
+      maintenanceIntervalSeconds: options.jobMaintenanceIntervalSeconds,
     });
   }
   const scheduler = dispatcher
@@ -115,6 +120,7 @@ export async function createApiServices(
     processors,
     runner,
     scheduler,
+    dispatcher,
     start() {
       started ??= scheduler?.start() ?? Promise.resolve();
       return started;

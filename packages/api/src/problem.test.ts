@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApi, json, type TestApi, testEngines } from "./test-support.js";
+import { buildTestApi, json, type TestApi, testEngines, testSecret } from "./test-support.js";
 
 const problemKeys = ["type", "title", "status", "detail", "instance", "request_id"];
 
@@ -88,6 +88,41 @@ describe.each(testEngines)("problem documents on %s", (engine) => {
     expectProblem(res, 415);
   });
 
+  it("answers a text or form body with 415 on routes that take JSON", async () => {
+    for (const type of ["text/plain", "application/x-www-form-urlencoded"]) {
+      const body = expectProblem(
+        await api.call("admin", {
+          method: "POST",
+          url: "/api/v1/prompts",
+          headers: { "content-type": type },
+          payload: "name=x&template=y",
+        }),
+        415,
+      );
+      expect(body.type).toBe("urn:costplugin:problem:unsupported-media-type");
+      expect(body.detail).toBe(`content-type ${type} is not accepted here; send application/json`);
+    }
+  });
+
+  it("refuses JSON nested deeper than 32 levels with 400 and keeps serving", async () => {
+    const nested = (depth: number) => `${"[".repeat(depth)}1${"]".repeat(depth)}`;
+    const prompt = (name: string, depth: number) =>
+      api.call("admin", {
+        method: "POST",
+        url: "/api/v1/prompts",
+        headers: { "content-type": "application/json" },
+        payload: `{"name":"${name}","template":"x","variables":[{"name":"v","default":${nested(depth)}}]}`,
+      });
+    const deep = expectProblem(await prompt("deep", 1500), 400);
+    expect(deep.detail).toMatch(
+      /^body\/variables\/0\/default(\/0)+ is nested deeper than 32 levels$/,
+    );
+    expect((await prompt("shallow", 20)).statusCode).toBe(201);
+    expect((await api.call("viewer", { method: "GET", url: "/api/v1/prompts" })).statusCode).toBe(
+      200,
+    );
+  });
+
   it("refuses NUL characters anywhere in the input with 400", async () => {
     const cases = [
       { method: "POST", url: "/api/v1/prompts", payload: { name: "nul", template: "a\u0000b" } },
@@ -132,7 +167,12 @@ describe("problem documents for server errors", () => {
 
   it("answers a failing database with a 500 that tells nothing about the cause", async () => {
     await api.services.database.db.destroy();
-    const res = await api.call("viewer", { method: "GET", url: "/api/v1/prompts" });
+    const token = api.token("viewer");
+    const res = await api.app.inject({
+      method: "GET",
+      url: "/api/v1/prompts",
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(res.statusCode).toBe(500);
     const body = json(res);
     expect(body).toEqual({
@@ -144,6 +184,10 @@ describe("problem documents for server errors", () => {
       request_id: body.request_id,
     });
     expect(res.body).not.toMatch(/at .*\.ts|stack|sqlite|kysely/i);
-    expect(logLines.join("\n")).toContain(String(body.request_id));
+    const logs = logLines.join("\n");
+    expect(logs).toContain(String(body.request_id));
+    expect(logs).not.toContain(testSecret);
+    expect(logs).not.toContain(token);
+    expect(logs).not.toMatch(/eyJ[A-Za-z0-9_-]+\.eyJ/);
   });
 });

@@ -62,6 +62,8 @@ function names(value: unknown): string[] {
   return typeof value === "string" ? [value] : [];
 }
 
+const unionSummary = /^must match (a|exactly one) schema in (anyOf|oneOf)$/;
+
 function validationErrors(error: FastifyError): ValidationError[] {
   const where =
     (error as FastifyError & { validationContext?: string }).validationContext ?? "body";
@@ -85,12 +87,26 @@ function validationErrors(error: FastifyError): ValidationError[] {
     }
   }
   const seen = new Set<string>();
-  return out.filter((e) => {
+  const unique = out.filter((e) => {
     const key = `${e.in}${e.path}${e.message}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
+  // A value failing a union (`T | null`) yields one message per branch and one for the union;
+  // the branch that says what is wrong is enough.
+  const said = (e: ValidationError) =>
+    unique.some(
+      (other) =>
+        other !== e &&
+        other.in === e.in &&
+        !unionSummary.test(other.message) &&
+        other.message !== "must be null" &&
+        (other.path === e.path || other.path.startsWith(e.path === "/" ? "/" : `${e.path}/`)),
+    );
+  return unique.filter(
+    (e) => !((unionSummary.test(e.message) || e.message === "must be null") && said(e)),
+  );
 }
 
 /** Builds the problem document for `error` (a 500 says nothing about the cause). */
@@ -117,11 +133,16 @@ export function problemFromError(error: FastifyError, request: FastifyRequest): 
       ...base,
     };
   }
+  let detail = error.message;
+  if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
+    const sent = String(request.headers["content-type"] ?? "none").slice(0, 100);
+    detail = `content-type ${sent} is not accepted here; send application/json`;
+  }
   return {
     type: typeFor(status, false),
     title: STATUS_CODES[status] ?? "Error",
     status,
-    detail: error.message,
+    detail,
     ...base,
     ...problemExtensionsOf(error),
   };

@@ -64,6 +64,37 @@ describe("rate limiting in memory", () => {
     }
     expect(hits.map((r) => r.statusCode)).toEqual([401, 401, 401, 429]);
   });
+
+  it("counts refused tokens against the caller's address, not against valid tokens", async () => {
+    const attempt = (authorization: string) =>
+      api.app.inject({
+        method: "GET",
+        url: "/api/v1/tasks",
+        remoteAddress: "10.1.2.3",
+        headers: { authorization },
+      });
+    const codes = [];
+    for (let i = 0; i < 4; i++) codes.push((await attempt(`Bearer forged.${i}.token`)).statusCode);
+    expect(codes).toEqual([401, 401, 401, 429]);
+    const limited = await attempt("Bearer another.forged.token");
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers["retry-after"]).toBeDefined();
+    expect((await attempt(`Bearer ${api.token("viewer", "honest")}`)).statusCode).toBe(200);
+  });
+
+  it("counts requests refused for their role against the token", async () => {
+    const token = api.token("viewer", "too-low");
+    const codes = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await api.app.inject({
+        method: "DELETE",
+        url: "/api/v1/tasks/x",
+        headers: { authorization: `Bearer ${token}` },
+      });
+      codes.push(res.statusCode);
+    }
+    expect(codes).toEqual([403, 403, 403, 429]);
+  });
 });
 
 describe("rate limiting in Redis", () => {

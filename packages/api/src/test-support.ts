@@ -55,8 +55,8 @@ export type TestApiOptions = Partial<ApiPluginOptions> & {
 
 /**
  * Builds a Fastify app with the API on a fresh database (an in-memory SQLite, or a new
- * PostgreSQL database dropped on close), a manual clock, no rate limit, no scheduler and fast
- * retries, unless overridden.
+ * PostgreSQL database dropped on close), a manual clock, no rate limit, no scheduler, no docs
+ * page and fast retries, unless overridden.
  */
 export async function buildTestApi(options: TestApiOptions = {}): Promise<TestApi> {
   let pg: TestPostgresDatabase | undefined;
@@ -78,6 +78,8 @@ export async function buildTestApi(options: TestApiOptions = {}): Promise<TestAp
     scheduler: "off",
     retry: { maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 4 },
     fileProcessorRoot: fileRoot,
+    // The docs page is tested where it is the subject; elsewhere it only costs time.
+    docs: false,
     ...pluginOverrides,
     clock,
   };

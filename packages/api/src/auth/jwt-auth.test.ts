@@ -1,4 +1,5 @@
-import { generateKeyPairSync, type KeyObject } from "node:crypto";
+import { createPublicKey } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { createSigner } from "fast-jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -30,9 +31,15 @@ function sign(
   });
 }
 
-function pem(key: KeyObject): string {
-  return key.export({ type: "spki", format: "pem" }).toString();
+// Keys made for these tests only (generating RSA keys at every run costs seconds).
+function fixture(name: string): string {
+  return readFileSync(new URL(`../testdata/${name}`, import.meta.url), "utf8");
 }
+const rsaPrivatePem = fixture("test-rsa-private.pem");
+const rsaPublicPem = fixture("test-rsa-public.pem");
+const otherRsaPrivatePem = fixture("test-rsa-other-private.pem");
+const ecPrivatePem = fixture("test-ec-private.pem");
+const ecPublicPem = fixture("test-ec-public.pem");
 
 describe("registerAuth with an HS256 secret", () => {
   let api: TestApi;
@@ -198,10 +205,8 @@ describe("registerAuth with issuer and audience", () => {
 });
 
 describe("registerAuth with an RS256 public key", () => {
-  const rsa = generateKeyPairSync("rsa", { modulusLength: 2048 });
-  const ec = generateKeyPairSync("ec", { namedCurve: "P-256" });
-  const privatePem = rsa.privateKey.export({ type: "pkcs8", format: "pem" }).toString();
-  const publicPem = pem(rsa.publicKey);
+  const privatePem = rsaPrivatePem;
+  const publicPem = rsaPublicPem;
   let api: TestApi;
   beforeAll(async () => {
     api = await buildTestApi({ auth: { publicKey: publicPem } });
@@ -226,28 +231,33 @@ describe("registerAuth with an RS256 public key", () => {
   });
 
   it("refuses a token signed by another key and an ES256 token for an RSA key", async () => {
-    const other = generateKeyPairSync("rsa", { modulusLength: 2048 })
-      .privateKey.export({ type: "pkcs8", format: "pem" })
-      .toString();
-    expect((await get(sign(other, "RS256"))).statusCode).toBe(401);
-    const ecPrivate = ec.privateKey.export({ type: "pkcs8", format: "pem" }).toString();
-    expect((await get(sign(ecPrivate, "ES256"))).statusCode).toBe(401);
+    expect((await get(sign(otherRsaPrivatePem, "RS256"))).statusCode).toBe(401);
+    expect((await get(sign(ecPrivatePem, "ES256"))).statusCode).toBe(401);
   });
 });
 
 describe("registerAuth with a JWKS URL", () => {
-  const rsa = generateKeyPairSync("rsa", { modulusLength: 2048 });
-  const ec = generateKeyPairSync("ec", { namedCurve: "P-256" });
   let jwks: StandIn;
   let api: TestApi;
   beforeAll(async () => {
     const keys = [
-      { ...rsa.publicKey.export({ format: "jwk" }), kid: "rsa-1", alg: "RS256", use: "sig" },
-      { ...ec.publicKey.export({ format: "jwk" }), kid: "ec-1", alg: "ES256", use: "sig" },
+      {
+        ...createPublicKey(rsaPublicPem).export({ format: "jwk" }),
+        kid: "rsa-1",
+        alg: "RS256",
+        use: "sig",
+      },
+      {
+        ...createPublicKey(ecPublicPem).export({ format: "jwk" }),
+        kid: "ec-1",
+        alg: "ES256",
+        use: "sig",
+      },
     ];
     jwks = await startStandIn(() => ({ status: 200, body: { keys } }));
     api = await buildTestApi({
       auth: { jwksUrl: `${jwks.url}/idp/keys.json`, audience: "costplugin-api" },
+      rateLimit: { max: 6, timeWindowMs: 60_000 },
     });
   });
   afterAll(async () => {
@@ -256,25 +266,42 @@ describe("registerAuth with a JWKS URL", () => {
   });
   const get = (token: string) =>
     api.app.inject({ method: "GET", url, headers: { authorization: `Bearer ${token}` } });
-  const rsaPem = () => rsa.privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+  const rsaPem = () => rsaPrivatePem;
 
   it("verifies RS256 and ES256 tokens by kid and caches the key set", async () => {
     const claims = { aud: "costplugin-api" };
     expect((await get(sign(rsaPem(), "RS256", claims, "rsa-1"))).statusCode).toBe(200);
     expect((await get(sign(rsaPem(), "RS256", claims, "rsa-1"))).statusCode).toBe(200);
-    const ecPem = ec.privateKey.export({ type: "pkcs8", format: "pem" }).toString();
-    expect((await get(sign(ecPem, "ES256", claims, "ec-1"))).statusCode).toBe(200);
-    expect(jwks.requests.map((r) => r.url)).toEqual(["/idp/keys.json", "/idp/keys.json"]);
+    expect((await get(sign(ecPrivatePem, "ES256", claims, "ec-1"))).statusCode).toBe(200);
+    expect(jwks.requests.map((r) => r.url)).toEqual(["/idp/keys.json"]);
   });
 
   it("refuses an unknown kid, a wrong audience and an HS256 token", async () => {
-    expect(
-      (await get(sign(rsaPem(), "RS256", { aud: "costplugin-api" }, "missing"))).statusCode,
-    ).toBe(401);
+    const unknown = await get(sign(rsaPem(), "RS256", { aud: "costplugin-api" }, "missing"));
+    expect(unknown.statusCode).toBe(401);
+    expect(json(unknown).detail).toBe("token names no key (kid) of the identity provider");
     expect((await get(sign(rsaPem(), "RS256", { aud: "else" }, "rsa-1"))).statusCode).toBe(401);
     expect(
       (await get(mintToken({ secret: testSecret, role: "admin", audience: "costplugin-api" })))
         .statusCode,
     ).toBe(401);
+  });
+
+  it("does not fetch the key set for every made-up kid, and limits the address sending them", async () => {
+    const before = jwks.requests.length;
+    const codes: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const res = await api.app.inject({
+        method: "GET",
+        url,
+        remoteAddress: "10.6.6.6",
+        headers: {
+          authorization: `Bearer ${sign(rsaPem(), "RS256", { aud: "costplugin-api" }, `kid-${i}`)}`,
+        },
+      });
+      codes.push(res.statusCode);
+    }
+    expect(codes).toEqual([401, 401, 401, 401, 401, 401, 429, 429, 429, 429]);
+    expect(jwks.requests.length - before).toBeLessThanOrEqual(1);
   });
 });

@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import fastifyJwt, { type TokenOrHeader } from "@fastify/jwt";
 import type { Algorithm } from "fast-jwt";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import buildGetJwks from "get-jwks";
 import type { AuthOptions } from "../api-options.js";
 import { ForbiddenError, UnauthorizedError } from "../errors.js";
+import { createJwksKeySource } from "./jwks-key-source.js";
 import { type Role, roleSatisfies, rolesFromClaim } from "./roles.js";
 
 /** Who may call a route: a minimum role, or `public` for no token at all. */
@@ -30,6 +30,8 @@ declare module "fastify" {
   interface FastifyRequest {
     /** The verified caller; null on public routes. */
     principal: Principal | null;
+    /** Why the caller may not use the route (401 or 403), raised by `enforceAccess`. */
+    accessDenied: Error | null;
   }
 }
 
@@ -43,11 +45,6 @@ export interface RegisterAuthOptions {
   readonly auth: AuthOptions;
   /** False when an OAuth client has been deleted since it obtained its token. */
   readonly isClientActive: (clientId: string) => Promise<boolean>;
-}
-
-function jwksLocation(jwksUrl: string): { domain: string; jwksPath: string } {
-  const url = new URL(jwksUrl);
-  return { domain: `${url.origin}/`, jwksPath: `${url.pathname.slice(1)}${url.search}` };
 }
 
 function bearerToken(request: FastifyRequest): string | undefined {
@@ -66,6 +63,7 @@ function explain(error: unknown): string {
   if (code === "FST_JWT_AUTHORIZATION_TOKEN_EXPIRED") return "token expired";
   if (code === "FST_JWT_AUTHORIZATION_TOKEN_UNTRUSTED") return "token is not trusted";
   const message = (error as Error).message ?? "";
+  if (/\bkid\b/.test(message)) return "token names no key (kid) of the identity provider";
   if (/signature/i.test(message)) return "token signature is invalid";
   if (/\baud\b|audience/i.test(message)) return "token audience is not accepted";
   if (/\biss\b|issuer/i.test(message)) return "token issuer is not accepted";
@@ -79,7 +77,8 @@ function explain(error: unknown): string {
  * Registers `@fastify/jwt` and the one authorization hook of the scope. Keys are chosen by the
  * token's `alg`: HS256 uses only the shared secret; RS256/ES256 use only the public key or the
  * JWKS key named by `kid`, so a token cannot pass a public key off as an HMAC secret, and `none`
- * is refused. Every route declares `config.access`; a route without it requires admin.
+ * is refused. Every route declares `config.access`; a route without it requires admin. The
+ * verdict is enforced by `enforceAccess`, which the caller installs after its rate limiter.
  */
 export async function registerAuth(
   scope: FastifyInstance,
@@ -92,14 +91,11 @@ export async function registerAuth(
   if (algorithms.length === 0)
     throw new Error("no JWT signing configuration: set a secret, a public key or a JWKS URL");
   const jwks = auth.jwksUrl
-    ? {
-        get: buildGetJwks({
-          ttl: auth.jwksCacheTtlMs ?? 600_000,
-          max: 50,
-          jwksPath: jwksLocation(auth.jwksUrl).jwksPath,
-        }),
-        domain: jwksLocation(auth.jwksUrl).domain,
-      }
+    ? createJwksKeySource({
+        url: auth.jwksUrl,
+        ttlMs: auth.jwksCacheTtlMs,
+        missCooldownMs: auth.jwksMissCooldownMs,
+      })
     : undefined;
 
   await scope.register(fastifyJwt, {
@@ -108,9 +104,7 @@ export async function registerAuth(
       const alg = header.alg ?? "";
       if (alg === "HS256" && auth.secret) return auth.secret;
       if ((alg === "RS256" || alg === "ES256") && auth.publicKey) return auth.publicKey;
-      if ((alg === "RS256" || alg === "ES256") && jwks) {
-        return jwks.get.getPublicKey({ domain: jwks.domain, alg, kid: header.kid });
-      }
+      if ((alg === "RS256" || alg === "ES256") && jwks) return jwks.key(header.kid, alg);
       throw new Error("token algorithm is not accepted");
     },
     decode: { complete: true },
@@ -130,6 +124,9 @@ export async function registerAuth(
   });
 
   scope.decorateRequest("principal", null);
+  scope.decorateRequest("accessDenied", null);
+  // Verification only records its verdict: `enforceAccess` raises it once the rate limiter has
+  // counted the request, so callers with bad tokens are limited (by address) like everyone else.
   scope.addHook("onRequest", async (request, reply) => {
     if (request.is404) return;
     const access = request.routeOptions.config.access ?? "admin";
@@ -137,7 +134,8 @@ export async function registerAuth(
     const token = bearerToken(request);
     if (token === undefined) {
       reply.header("www-authenticate", 'Bearer realm="costplugin"');
-      throw unauthorized("a bearer token is required");
+      request.accessDenied = unauthorized("a bearer token is required");
+      return;
     }
     let payload: Record<string, unknown>;
     try {
@@ -145,12 +143,14 @@ export async function registerAuth(
     } catch (error) {
       reply.header("www-authenticate", 'Bearer realm="costplugin", error="invalid_token"');
       request.log.info({ reason: (error as Error).message }, "bearer token refused");
-      throw unauthorized(explain(error));
+      request.accessDenied = unauthorized(explain(error));
+      return;
     }
     const clientId = typeof payload.client_id === "string" ? payload.client_id : undefined;
     if (clientId !== undefined && !(await options.isClientActive(clientId))) {
       reply.header("www-authenticate", 'Bearer realm="costplugin", error="invalid_token"');
-      throw unauthorized("the client of this token has been deleted");
+      request.accessDenied = unauthorized("the client of this token has been deleted");
+      return;
     }
     const principal: Principal = {
       subject: String(payload.sub),
@@ -160,7 +160,15 @@ export async function registerAuth(
     };
     request.principal = principal;
     if (!roleSatisfies(principal.roles, access)) {
-      throw new ForbiddenError(`this operation requires the ${access} role`);
+      request.accessDenied = new ForbiddenError(`this operation requires the ${access} role`);
     }
   });
+}
+
+/**
+ * The route-level `onRequest` hook that refuses a request whose caller `registerAuth` found
+ * unauthenticated (401) or without the route's role (403). It must run after the rate limiter.
+ */
+export async function enforceAccess(request: FastifyRequest): Promise<void> {
+  if (request.accessDenied) throw request.accessDenied;
 }

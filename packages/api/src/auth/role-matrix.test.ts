@@ -28,12 +28,15 @@ const expected: Record<string, Role | "public"> = {
   "POST /api/v1/models/:id/test": "operator",
   "GET /api/v1/processors": "viewer",
   "GET /api/v1/processors/:type/config": "viewer",
-  "PUT /api/v1/processors/:type/config": "admin",
+  "PUT /api/v1/processors/console/config": "admin",
+  "PUT /api/v1/processors/file/config": "admin",
+  "PUT /api/v1/processors/webhook/config": "admin",
   "GET /api/v1/responses": "viewer",
   "GET /api/v1/responses/:id": "viewer",
   "POST /api/v1/oauth/token": "public",
   "GET /api/v1/oauth/clients": "admin",
   "POST /api/v1/oauth/clients": "admin",
+  "GET /api/v1/oauth/clients/:id": "admin",
   "DELETE /api/v1/oauth/clients/:id": "admin",
   "GET /api/v1/openapi.json": "public",
 };
@@ -41,7 +44,7 @@ const expected: Record<string, Role | "public"> = {
 describe("role matrix", () => {
   let api: TestApi;
   beforeAll(async () => {
-    api = await buildTestApi();
+    api = await buildTestApi({ docs: true });
   });
   afterAll(async () => {
     await api?.close();

@@ -35,6 +35,11 @@ export interface ModelInvoker {
   config(modelId: string): Promise<ModelConfig>;
   /** Runs `prompt` on `modelId`; never throws for model failures, returns them. */
   invoke(modelId: string, prompt: string, purpose: "run" | "test"): Promise<InvokeResult>;
+  /**
+   * The longest `invoke` can take with the current configuration, in milliseconds: every
+   * attempt of the model and of its fallback timing out, every backoff at its longest.
+   */
+  longestInvokeMs(modelId: string): Promise<number>;
 }
 
 /** Options of `createModelInvoker`. */
@@ -130,8 +135,19 @@ export function createModelInvoker(options: ModelInvokerOptions): ModelInvoker {
     }
   }
 
+  function longestCallsMs(cfg: ModelConfig): number {
+    const attempts = Math.max(1, options.retry.maxAttempts);
+    return attempts * cfg.timeout_ms + (attempts - 1) * options.retry.maxDelayMs;
+  }
+
   return {
     config,
+    async longestInvokeMs(modelId) {
+      const cfg = await config(modelId);
+      const fallback = cfg.fallback_model_id;
+      const second = fallback && fallback !== modelId ? longestCallsMs(await config(fallback)) : 0;
+      return longestCallsMs(cfg) + second;
+    },
     async invoke(modelId, prompt, purpose) {
       const first = await once(modelId, prompt, purpose);
       if (first.ok) {

@@ -10,7 +10,12 @@ export interface ConsoleProcessorConfig {
 }
 
 function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  // Model output is untrusted: terminal control sequences must not reach the operator's console.
+  const flat = text
+    .replace(/\s+/g, " ")
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, "")
+    .trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 

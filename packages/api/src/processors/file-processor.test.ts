@@ -1,33 +1,13 @@
-import { mkdirSync, mkdtempSync, readdirSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ResponseRecord } from "../schemas/response-schemas.js";
 import { checkProcessorDirectory, createFileProcessor, safeFileStem } from "./file-processor.js";
 
-const response: ResponseRecord = {
-  id: "0b7c2a9e-1111-4222-8333-444455556666",
-  task_id: "t",
-  task_name: "Quarterly ../../report",
-  prompt_id: "p",
-  rendered_prompt: "x",
-  variables: {},
-  model_id: "offline:echo",
-  output: "hello",
-  status: "succeeded",
-  error: null,
-  tokens_in: 1,
-  tokens_out: 1,
-  latency_ms: 1,
-  cost_estimate: 0,
-  attempts: 1,
-  trigger: "manual",
-  scheduled_for: null,
-  processor_results: [],
-  created_at: "2025-01-06T08:00:00.000Z",
-  started_at: "2025-01-06T08:00:00.000Z",
-  finished_at: "2025-01-06T08:00:01.000Z",
-};
+const response = JSON.parse(
+  readFileSync(new URL("../testdata/response-record.json", import.meta.url), "utf8"),
+) as ResponseRecord;
 
 describe("safeFileStem", () => {
   it("keeps only lowercase letters, digits and dashes", () => {

@@ -32,6 +32,12 @@ export interface ProcessorRegistry {
   configure(type: string, input: Record<string, unknown>): Promise<ProcessorView>;
   /** Runs the named processors on a finished response, each independently. */
   run(types: readonly ProcessorType[], response: ResponseRecord): Promise<ProcessorResult[]>;
+  /**
+   * The longest `run(types)` can take with the current configuration, in milliseconds (a
+   * webhook timing out on every attempt, every backoff at its longest; console and file count
+   * a few seconds each).
+   */
+  longestRunMs(types: readonly ProcessorType[]): Promise<number>;
 }
 
 /** Options of `createProcessorRegistry`. */
@@ -128,6 +134,20 @@ export function createProcessorRegistry(options: ProcessorRegistryOptions): Proc
       }
       const updatedAt = await options.settings.saveProcessor(p.type, next);
       return view(p, next, updatedAt);
+    },
+    async longestRunMs(types) {
+      let total = 0;
+      for (const type of types) {
+        const { config } = await load(type);
+        if (type === "webhook") {
+          const hook = config as WebhookProcessorConfig;
+          const attempts = Math.max(1, hook.max_attempts);
+          total += attempts * hook.timeout_ms + (attempts - 1) * options.retry.maxDelayMs;
+        } else {
+          total += 5_000;
+        }
+      }
+      return total;
     },
     async run(types, response) {
       const results: ProcessorResult[] = [];

@@ -58,6 +58,10 @@ export function createWebhookProcessor(
       const url = config.url;
       const secret = config.secret;
       const body = JSON.stringify(response);
+      // Errors are shown to every role: keep the secret and the URL's path (which may carry a
+      // credential of its own) out of them.
+      const { pathname, search } = new URL(url);
+      const hidden = [secret, url, `${pathname}${search}`].filter((text) => text.length > 1);
       let attempts = 0;
       const status = await withRetry(
         { ...retry, maxAttempts: config.max_attempts },
@@ -88,10 +92,7 @@ export function createWebhookProcessor(
               e.name === "TimeoutError"
                 ? `no answer within ${config.timeout_ms} ms`
                 : ((e.cause as Error | undefined)?.message ?? e.message);
-            throw new DeliveryError(
-              `webhook delivery failed: ${redactSecrets(why, [secret])}`,
-              true,
-            );
+            throw new DeliveryError(`webhook delivery failed: ${redactSecrets(why, hidden)}`, true);
           }
           if (!answer.ok) {
             const transient =

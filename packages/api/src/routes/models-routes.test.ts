@@ -86,6 +86,33 @@ describe.each(testEngines)("modelRoutes on %s", (engine) => {
     }
   });
 
+  it("names only the failing rule of a nullable field", async () => {
+    const res = await api.call("admin", {
+      method: "PUT",
+      url: "/api/v1/models/offline:echo/config",
+      payload: { temperature: 5 },
+    });
+    expect(json(res).errors).toEqual([
+      { in: "body", path: "/temperature", message: "must be <= 2" },
+    ]);
+  });
+
+  it("tests a model when the request has no body at all", async () => {
+    const res = await api.call("operator", {
+      method: "POST",
+      url: "/api/v1/models/offline:echo/test",
+    });
+    expect(res.statusCode).toBe(200);
+    expect(String(json(res).output)).toContain("Reply with one short greeting.");
+    const notAnObject = await api.call("operator", {
+      method: "POST",
+      url: "/api/v1/models/offline:echo/test",
+      headers: { "content-type": "application/json" },
+      payload: "null",
+    });
+    expect(notAnObject.statusCode).toBe(400);
+  });
+
   it("tests a model with a short prompt and counts the call in its usage", async () => {
     const res = await api.call("operator", {
       method: "POST",

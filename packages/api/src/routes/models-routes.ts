@@ -14,6 +14,7 @@ import {
 } from "../schemas/model-schemas.js";
 import { CallResultSchema } from "../schemas/prompt-schemas.js";
 import { noUsage } from "../store/usage-store.js";
+import { optionalBody, optionalBodyMarker } from "./optional-body.js";
 
 /** Model routes: list with availability and usage, configuration, test. */
 export async function modelRoutes(scope: FastifyInstance, services: ApiServices): Promise<void> {
@@ -32,6 +33,7 @@ export async function modelRoutes(scope: FastifyInstance, services: ApiServices)
       config: { access: "viewer" },
       schema: {
         tags,
+        operationId: "listModels",
         summary: "List models with availability and usage statistics",
         querystring: PageQuery,
         response: { 200: PageOf(ModelSchema, "ModelPage"), ...problemResponses() },
@@ -54,6 +56,7 @@ export async function modelRoutes(scope: FastifyInstance, services: ApiServices)
       config: { access: "viewer" },
       schema: {
         tags,
+        operationId: "getModel",
         summary: "Read a model with availability and usage statistics",
         params: ModelIdParams,
         response: { 200: ModelSchema, ...problemResponses(404) },
@@ -72,6 +75,7 @@ export async function modelRoutes(scope: FastifyInstance, services: ApiServices)
       config: { access: "viewer" },
       schema: {
         tags,
+        operationId: "getModelConfig",
         summary: "Read a model's configuration",
         params: ModelIdParams,
         response: { 200: ModelConfigSchema, ...problemResponses(404) },
@@ -86,6 +90,7 @@ export async function modelRoutes(scope: FastifyInstance, services: ApiServices)
       config: { access: "admin" },
       schema: {
         tags,
+        operationId: "updateModelConfig",
         summary: "Change a model's configuration (fields left out keep their value)",
         params: ModelIdParams,
         body: ModelConfigInput,
@@ -111,8 +116,11 @@ export async function modelRoutes(scope: FastifyInstance, services: ApiServices)
     "/models/:id/test",
     {
       config: { access: "operator" },
+      preValidation: optionalBody,
       schema: {
         tags,
+        [optionalBodyMarker]: true,
+        operationId: "testModel",
         summary: "Run a short prompt on a model",
         params: ModelIdParams,
         body: ModelTestInput,
@@ -123,7 +131,7 @@ export async function modelRoutes(scope: FastifyInstance, services: ApiServices)
       const id = model(request.params.id).id;
       return services.invoker.invoke(
         id,
-        request.body?.prompt ?? "Reply with one short greeting.",
+        request.body.prompt ?? "Reply with one short greeting.",
         "test",
       );
     },

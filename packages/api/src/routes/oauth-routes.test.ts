@@ -41,6 +41,31 @@ describe.each(testEngines)("oauthRoutes on %s", (engine) => {
     expect(list.body).not.toContain(client.client_secret);
   });
 
+  it("reads a client at the Location it was created at, never with its secret", async () => {
+    const created = await api.call("admin", {
+      method: "POST",
+      url: "/api/v1/oauth/clients",
+      payload: { name: "located", scopes: ["viewer"] },
+    });
+    const location = String(created.headers.location);
+    expect(location).toBe(`/api/v1/oauth/clients/${json(created).client_id}`);
+    const read = await api.call("admin", { method: "GET", url: location });
+    expect(read.statusCode).toBe(200);
+    expect(json(read)).toEqual({
+      client_id: json(created).client_id,
+      name: "located",
+      scopes: ["viewer"],
+      created_at: expect.any(String),
+    });
+    expect(read.body).not.toContain(String(json(created).client_secret));
+    const missing = await api.call("admin", {
+      method: "GET",
+      url: "/api/v1/oauth/clients/client_nope",
+    });
+    expect(missing.statusCode).toBe(404);
+    await api.call("admin", { method: "DELETE", url: location });
+  });
+
   it("issues a scoped token with HTTP Basic credentials that works on the API", async () => {
     const res = await token({ grant_type: "client_credentials", scope: "viewer" }, basic());
     expect(res.statusCode).toBe(200);

@@ -51,98 +51,104 @@ export async function oauthRoutes(
   const tags = ["oauth"];
   const secret = auth.secret;
 
-  app.addContentTypeParser(
-    "application/x-www-form-urlencoded",
-    { parseAs: "string" },
-    (_request, body, done) => {
-      const params = new URLSearchParams(body as string);
-      const out: Record<string, string> = {};
-      for (const [key, value] of params) {
-        if (Object.hasOwn(out, key)) {
-          done(oauthError(400, "invalid_request", `parameter ${key} is repeated`), undefined);
-          return;
+  // The form parser lives in a child context: only the token endpoint takes forms.
+  await scope.register(async (child) => {
+    const form = child.withTypeProvider<TypeBoxTypeProvider>();
+    form.addContentTypeParser(
+      "application/x-www-form-urlencoded",
+      { parseAs: "string" },
+      (_request, body, done) => {
+        const params = new URLSearchParams(body as string);
+        const out: Record<string, string> = {};
+        for (const [key, value] of params) {
+          if (Object.hasOwn(out, key)) {
+            done(oauthError(400, "invalid_request", `parameter ${key} is repeated`), undefined);
+            return;
+          }
+          out[key] = value;
         }
-        out[key] = value;
-      }
-      done(null, out);
-    },
-  );
+        done(null, out);
+      },
+    );
 
-  app.post(
-    "/oauth/token",
-    {
-      config: { access: "public" },
-      schema: {
-        tags,
-        summary: "Exchange client credentials for an access token",
-        description:
-          "Form-encoded (or JSON) `grant_type=client_credentials`, optional space-separated `scope` (roles), client credentials in HTTP Basic or in `client_id`/`client_secret`.",
-        security: [],
-        body: OAuthTokenRequest,
-        response: {
-          200: OAuthTokenResponse,
-          400: problemResponses()[400],
-          401: problemResponses()[401],
+    form.post(
+      "/oauth/token",
+      {
+        config: { access: "public" },
+        schema: {
+          tags,
+          operationId: "createToken",
+          summary: "Exchange client credentials for an access token",
+          consumes: ["application/x-www-form-urlencoded", "application/json"],
+          description:
+            "Form-encoded (or JSON) `grant_type=client_credentials`, optional space-separated `scope` (roles), client credentials in HTTP Basic or in `client_id`/`client_secret`.",
+          security: [],
+          body: OAuthTokenRequest,
+          response: {
+            200: OAuthTokenResponse,
+            400: problemResponses()[400],
+            401: problemResponses()[401],
+          },
         },
       },
-    },
-    async (request, reply) => {
-      if (!secret)
-        throw oauthError(
-          400,
-          "unsupported_grant_type",
-          "token issuance needs COSTPLUGIN_JWT_SECRET",
-        );
-      const body = request.body;
-      if (body.grant_type !== "client_credentials") {
-        throw oauthError(
-          400,
-          "unsupported_grant_type",
-          "only grant_type=client_credentials is supported",
-        );
-      }
-      const basic = basicCredentials(request);
-      if (basic && (body.client_id !== undefined || body.client_secret !== undefined)) {
-        throw oauthError(400, "invalid_request", "use one client authentication method, not two");
-      }
-      const id = basic?.id ?? body.client_id;
-      const clientSecret = basic?.secret ?? body.client_secret;
-      if (!id || !clientSecret) {
-        reply.header("www-authenticate", 'Basic realm="costplugin"');
-        throw oauthError(401, "invalid_client", "client authentication is required");
-      }
-      const client = await services.clients.authenticate(id, clientSecret);
-      if (!client) {
-        reply.header("www-authenticate", 'Basic realm="costplugin"');
-        throw oauthError(401, "invalid_client", "client authentication failed");
-      }
-      let granted: Role[] = client.scopes;
-      if (body.scope !== undefined && body.scope.trim() !== "") {
-        const asked = [...new Set(body.scope.trim().split(/ +/))];
-        const refused = asked.filter((s) => !isRole(s) || !client.scopes.includes(s));
-        if (refused.length > 0)
-          throw oauthError(400, "invalid_scope", `scope not allowed: ${refused.join(" ")}`);
-        granted = asked as Role[];
-      }
-      const ttl = auth.oauthTokenTtlSeconds ?? 3600;
-      const scopeText = granted.join(" ");
-      reply.header("cache-control", "no-store").header("pragma", "no-cache");
-      return {
-        access_token: signAccessToken({
-          secret,
-          sub: client.client_id,
-          roles: granted,
-          ttlSeconds: ttl,
-          issuer: auth.issuer,
-          audience: auth.audience,
-          claims: { client_id: client.client_id, scope: scopeText },
-        }),
-        token_type: "Bearer" as const,
-        expires_in: ttl,
-        scope: scopeText,
-      };
-    },
-  );
+      async (request, reply) => {
+        if (!secret)
+          throw oauthError(
+            400,
+            "unsupported_grant_type",
+            "token issuance needs COSTPLUGIN_JWT_SECRET",
+          );
+        const body = request.body;
+        if (body.grant_type !== "client_credentials") {
+          throw oauthError(
+            400,
+            "unsupported_grant_type",
+            "only grant_type=client_credentials is supported",
+          );
+        }
+        const basic = basicCredentials(request);
+        if (basic && (body.client_id !== undefined || body.client_secret !== undefined)) {
+          throw oauthError(400, "invalid_request", "use one client authentication method, not two");
+        }
+        const id = basic?.id ?? body.client_id;
+        const clientSecret = basic?.secret ?? body.client_secret;
+        if (!id || !clientSecret) {
+          reply.header("www-authenticate", 'Basic realm="costplugin"');
+          throw oauthError(401, "invalid_client", "client authentication is required");
+        }
+        const client = await services.clients.authenticate(id, clientSecret);
+        if (!client) {
+          reply.header("www-authenticate", 'Basic realm="costplugin"');
+          throw oauthError(401, "invalid_client", "client authentication failed");
+        }
+        let granted: Role[] = client.scopes;
+        if (body.scope !== undefined && body.scope.trim() !== "") {
+          const asked = [...new Set(body.scope.trim().split(/ +/))];
+          const refused = asked.filter((s) => !isRole(s) || !client.scopes.includes(s));
+          if (refused.length > 0)
+            throw oauthError(400, "invalid_scope", `scope not allowed: ${refused.join(" ")}`);
+          granted = asked as Role[];
+        }
+        const ttl = auth.oauthTokenTtlSeconds ?? 3600;
+        const scopeText = granted.join(" ");
+        reply.header("cache-control", "no-store").header("pragma", "no-cache");
+        return {
+          access_token: signAccessToken({
+            secret,
+            sub: client.client_id,
+            roles: granted,
+            ttlSeconds: ttl,
+            issuer: auth.issuer,
+            audience: auth.audience,
+            claims: { client_id: client.client_id, scope: scopeText },
+          }),
+          token_type: "Bearer" as const,
+          expires_in: ttl,
+          scope: scopeText,
+        };
+      },
+    );
+  });
 
   app.get(
     "/oauth/clients",
@@ -150,6 +156,7 @@ export async function oauthRoutes(
       config: { access: "admin" },
       schema: {
         tags,
+        operationId: "listOAuthClients",
         summary: "List OAuth clients",
         querystring: PageQuery,
         response: { 200: PageOf(OAuthClientSchema, "OAuthClientPage"), ...problemResponses() },
@@ -168,6 +175,7 @@ export async function oauthRoutes(
       config: { access: "admin" },
       schema: {
         tags,
+        operationId: "createOAuthClient",
         summary: "Create an OAuth client; the secret is shown once",
         body: OAuthClientInput,
         response: { 201: OAuthClientCreated, ...problemResponses() },
@@ -183,12 +191,28 @@ export async function oauthRoutes(
     },
   );
 
+  app.get(
+    "/oauth/clients/:id",
+    {
+      config: { access: "admin" },
+      schema: {
+        tags,
+        operationId: "getOAuthClient",
+        summary: "Read an OAuth client (never its secret)",
+        params: IdParams,
+        response: { 200: OAuthClientSchema, ...problemResponses(404) },
+      },
+    },
+    async (request) => services.clients.get(request.params.id),
+  );
+
   app.delete(
     "/oauth/clients/:id",
     {
       config: { access: "admin" },
       schema: {
         tags,
+        operationId: "deleteOAuthClient",
         summary: "Delete an OAuth client; its tokens stop working at once",
         params: IdParams,
         response: { 204: Type.Null(), ...problemResponses(404) },

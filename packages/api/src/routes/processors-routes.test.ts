@@ -91,6 +91,38 @@ describe.each(testEngines)("processorRoutes on %s", (engine) => {
       payload: { directory: "x" },
     });
     expect(res.statusCode).toBe(400);
+    expect(json(res).errors).toEqual([
+      { in: "body", path: "/directory", message: "unknown field" },
+    ]);
+  });
+
+  it("names only the faulty field of the processor's own configuration", async () => {
+    const unknown = await api.call("admin", {
+      method: "PUT",
+      url: "/api/v1/processors/file/config",
+      payload: { directory: "reports", extra: 1 },
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(json(unknown).errors).toEqual([
+      { in: "body", path: "/extra", message: "unknown field" },
+    ]);
+    const wrongType = await api.call("admin", {
+      method: "PUT",
+      url: "/api/v1/processors/file/config",
+      payload: { enabled: "yes" },
+    });
+    expect(wrongType.statusCode).toBe(400);
+    expect(json(wrongType).errors).toEqual([
+      { in: "body", path: "/enabled", message: "must be boolean" },
+    ]);
+    const shortSecret = await api.call("admin", {
+      method: "PUT",
+      url: "/api/v1/processors/webhook/config",
+      payload: { secret: "short" },
+    });
+    expect(json(shortSecret).errors).toEqual([
+      { in: "body", path: "/secret", message: "must not have fewer than 16 characters" },
+    ]);
   });
 
   it("writes one file per response with a safe name inside the configured directory", async () => {
@@ -135,7 +167,7 @@ describe.each(testEngines)("processorRoutes on %s", (engine) => {
       payload: { enabled: true, url: `${hook.url}/hook`, secret: webhookSecret, max_attempts: 3 },
     });
     expect(put.statusCode).toBe(200);
-    const read = await api.call("viewer", {
+    const read = await api.call("admin", {
       method: "GET",
       url: "/api/v1/processors/webhook/config",
     });
@@ -145,6 +177,31 @@ describe.each(testEngines)("processorRoutes on %s", (engine) => {
     });
     expect(read.body).not.toContain(webhookSecret);
     expect(put.body).not.toContain(webhookSecret);
+  });
+
+  it("shows other roles only the origin of the webhook URL, which may carry a credential", async () => {
+    const put = await api.call("admin", {
+      method: "PUT",
+      url: "/api/v1/processors/webhook/config",
+      payload: { url: `${hook.url}/services/T0001/B0001/path-credential?token=query-credential` },
+    });
+    expect(put.statusCode).toBe(200);
+    for (const role of ["viewer", "operator"] as const) {
+      const one = await api.call(role, { method: "GET", url: "/api/v1/processors/webhook/config" });
+      const all = await api.call(role, { method: "GET", url: "/api/v1/processors" });
+      expect(json(one).config).toMatchObject({ url: `${hook.url}/…` });
+      for (const body of [one.body, all.body]) {
+        expect(body).not.toContain("path-credential");
+        expect(body).not.toContain("query-credential");
+      }
+    }
+    const admin = await api.call("admin", { method: "GET", url: "/api/v1/processors" });
+    expect(admin.body).toContain("path-credential");
+    await api.call("admin", {
+      method: "PUT",
+      url: "/api/v1/processors/webhook/config",
+      payload: { url: `${hook.url}/hook` },
+    });
   });
 
   it("delivers a signed webhook and retries a 500 with backoff", async () => {

@@ -149,6 +149,22 @@ describe.each(testEngines)("promptRoutes on %s", (engine) => {
     expect(responses.items).toEqual([]);
   });
 
+  it("tests a prompt whose variables all have defaults when the request has no body", async () => {
+    const prompt = json(
+      await create({
+        name: "no-body",
+        template: "Hello {{who}}.",
+        variables: [{ name: "who", default: "team" }],
+      }),
+    );
+    const res = await api.call("operator", {
+      method: "POST",
+      url: `/api/v1/prompts/${prompt.id}/test`,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(json(res).rendered_prompt).toBe("Hello team.");
+  });
+
   it("answers 400 naming every missing variable", async () => {
     const prompt = json(
       await create({

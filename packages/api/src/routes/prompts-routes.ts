@@ -18,6 +18,7 @@ import {
   PromptTestInput,
   PromptTestResult,
 } from "../schemas/prompt-schemas.js";
+import { optionalBody, optionalBodyMarker } from "./optional-body.js";
 
 function checkInput(input: PromptInput): void {
   const names = (input.variables ?? []).map((v) => v.name);
@@ -38,6 +39,7 @@ export async function promptRoutes(scope: FastifyInstance, services: ApiServices
       config: { access: "viewer" },
       schema: {
         tags,
+        operationId: "listPrompts",
         summary: "List prompts, newest first",
         querystring: PromptListQuery,
         response: { 200: PageOf(PromptSchema, "PromptPage"), ...problemResponses() },
@@ -56,6 +58,7 @@ export async function promptRoutes(scope: FastifyInstance, services: ApiServices
       config: { access: "admin" },
       schema: {
         tags,
+        operationId: "createPrompt",
         summary: "Create a prompt",
         body: PromptInput,
         response: { 201: PromptSchema, ...problemResponses(409) },
@@ -75,6 +78,7 @@ export async function promptRoutes(scope: FastifyInstance, services: ApiServices
       config: { access: "viewer" },
       schema: {
         tags,
+        operationId: "getPrompt",
         summary: "Read a prompt",
         params: IdParams,
         response: { 200: PromptSchema, ...problemResponses(404) },
@@ -89,6 +93,7 @@ export async function promptRoutes(scope: FastifyInstance, services: ApiServices
       config: { access: "admin" },
       schema: {
         tags,
+        operationId: "replacePrompt",
         summary: "Replace a prompt",
         description:
           "Refused with 409 when a task using the prompt would lack a required variable.",
@@ -120,6 +125,7 @@ export async function promptRoutes(scope: FastifyInstance, services: ApiServices
       config: { access: "admin" },
       schema: {
         tags,
+        operationId: "deletePrompt",
         summary: "Delete a prompt (409 while a task uses it)",
         params: IdParams,
         response: { 204: Type.Null(), ...problemResponses(404, 409) },
@@ -135,8 +141,11 @@ export async function promptRoutes(scope: FastifyInstance, services: ApiServices
     "/prompts/:id/test",
     {
       config: { access: "operator" },
+      preValidation: optionalBody,
       schema: {
         tags,
+        [optionalBodyMarker]: true,
+        operationId: "testPrompt",
         summary: "Render a prompt with variables and run it on a model, without recording a run",
         params: IdParams,
         body: PromptTestInput,

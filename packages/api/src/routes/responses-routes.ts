@@ -17,6 +17,7 @@ export async function responseRoutes(scope: FastifyInstance, services: ApiServic
       config: { access: "viewer" },
       schema: {
         tags,
+        operationId: "listResponses",
         summary: "List responses, newest first, filtered by task, model, status and time",
         querystring: ResponseListQuery,
         response: { 200: PageOf(ResponseSchema, "ResponsePage"), ...problemResponses() },
@@ -41,6 +42,7 @@ export async function responseRoutes(scope: FastifyInstance, services: ApiServic
       config: { access: "viewer" },
       schema: {
         tags,
+        operationId: "getResponse",
         summary: "Read a response",
         params: IdParams,
         response: { 200: ResponseSchema, ...problemResponses(404) },

@@ -63,6 +63,7 @@ export async function taskRoutes(scope: FastifyInstance, services: ApiServices):
       config: { access: "viewer" },
       schema: {
         tags,
+        operationId: "listTasks",
         summary: "List tasks, newest first",
         querystring: TaskListQuery,
         response: { 200: PageOf(TaskSchema, "TaskPage"), ...problemResponses() },
@@ -81,6 +82,7 @@ export async function taskRoutes(scope: FastifyInstance, services: ApiServices):
       config: { access: "admin" },
       schema: {
         tags,
+        operationId: "createTask",
         summary: "Create a task",
         body: TaskInputSchema,
         response: { 201: TaskSchema, ...problemResponses(409) },
@@ -102,6 +104,7 @@ export async function taskRoutes(scope: FastifyInstance, services: ApiServices):
       config: { access: "viewer" },
       schema: {
         tags,
+        operationId: "getTask",
         summary: "Read a task",
         params: IdParams,
         response: { 200: TaskSchema, ...problemResponses(404) },
@@ -116,6 +119,7 @@ export async function taskRoutes(scope: FastifyInstance, services: ApiServices):
       config: { access: "admin" },
       schema: {
         tags,
+        operationId: "replaceTask",
         summary: "Replace a task",
         params: IdParams,
         body: TaskInputSchema,
@@ -137,6 +141,7 @@ export async function taskRoutes(scope: FastifyInstance, services: ApiServices):
       config: { access: "admin" },
       schema: {
         tags,
+        operationId: "deleteTask",
         summary: "Delete a task (its responses stay)",
         params: IdParams,
         response: { 204: Type.Null(), ...problemResponses(404) },
@@ -155,6 +160,7 @@ export async function taskRoutes(scope: FastifyInstance, services: ApiServices):
       config: { access: "operator" },
       schema: {
         tags,
+        operationId: "executeTask",
         summary: "Run a task now and return the recorded response",
         description: "Allowed for active and paused tasks; 409 for a stopped task.",
         params: IdParams,
@@ -214,6 +220,7 @@ export async function taskRoutes(scope: FastifyInstance, services: ApiServices):
         config: { access: "operator" },
         schema: {
           tags,
+          operationId: `${t.action}Task`,
           summary: t.summary,
           description: `Allowed from: ${t.from.join(", ")}; repeating it is harmless.`,
           params: IdParams,
@@ -242,6 +249,7 @@ export async function taskRoutes(scope: FastifyInstance, services: ApiServices):
       config: { access: "viewer" },
       schema: {
         tags,
+        operationId: "getTaskHistory",
         summary: "The task's runs, newest first",
         params: IdParams,
         querystring: PageQuery,
@@ -262,6 +270,7 @@ export async function taskRoutes(scope: FastifyInstance, services: ApiServices):
       config: { access: "viewer" },
       schema: {
         tags,
+        operationId: "getTaskStatus",
         summary: "State, last run, next run and last error of a task",
         params: IdParams,
         response: { 200: TaskStatusSchema, ...problemResponses(404) },

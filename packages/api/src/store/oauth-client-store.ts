@@ -61,6 +61,8 @@ export interface OAuthClientStore {
   }): Promise<{ items: OAuthClient[]; nextCursor: string | null }>;
   /** Deletes a client; the tokens it obtained stop working (the API checks `exists`). 404 when missing. */
   delete(clientId: string): Promise<void>;
+  /** The client (without its secret), or a 404 error. */
+  get(clientId: string): Promise<OAuthClient>;
   /** True while the client exists. */
   exists(clientId: string): Promise<boolean>;
 }
@@ -104,6 +106,15 @@ export function createOAuthClientStore(db: Kysely<ApiDatabase>, clock: Clock): O
         .executeTakeFirst();
       if (Number(result.numDeletedRows) === 0)
         throw new NotFoundError(`client ${clientId} does not exist`);
+    },
+    async get(clientId) {
+      const row = await db
+        .selectFrom("api_oauth_clients")
+        .selectAll()
+        .where("id", "=", clientId)
+        .executeTakeFirst();
+      if (!row) throw new NotFoundError(`client ${clientId} does not exist`);
+      return toClient(row);
     },
     async exists(clientId) {
       const row = await db

@@ -23,10 +23,23 @@ export interface TaskRunner {
   /**
    * Performs a run: renders the prompt, calls the model (with retries and fallback), hands a
    * successful response to the task's processors, and records everything. A run whose id was
-   * already finished is not repeated. Returns undefined when the task no longer exists.
+   * already finished is not repeated. Returns undefined when the task no longer exists, or
+   * when a scheduled run that has not started yet belongs to a task that is no longer active.
    * Throws only when the database fails (so a job queue can retry).
    */
   run(request: RunRequest): Promise<ResponseRecord | undefined>;
+  /**
+   * The longest a run of the task can take with the current configuration, in milliseconds:
+   * its model and fallback timing out on every attempt, then its processors doing the same.
+   * Zero when the task does not exist.
+   */
+  longestRunMs(taskId: string): Promise<number>;
+  /**
+   * Records as failed every manual run left `running` for longer than that run could possibly
+   * take (its `longestRunMs` plus `marginMs`): the process performing it stopped. Used where
+   * replicas share the database, since a manual run has no job to retry it. Returns how many.
+   */
+  failAbandonedManualRuns(marginMs: number): Promise<number>;
   /** Emits `finished` with each recorded `ResponseRecord`. */
   readonly events: EventEmitter<{ finished: [ResponseRecord] }>;
   /** Resolves when every run in progress has finished. */
@@ -54,6 +67,9 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     if (existing && existing.status !== "running") return existing;
     const task = await tasks.find(request.taskId);
     if (!task) return existing;
+    // A tick queued before its task was paused or stopped is dropped: those states promise no
+    // scheduled run. A run already recorded as started is finished, whatever the state now.
+    if (!existing && request.trigger === "schedule" && task.state !== "active") return undefined;
     let rendered = "";
     let variables: Record<string, unknown> = { ...task.variables };
     let renderError: string | null = null;
@@ -124,8 +140,43 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     return record;
   }
 
+  async function longestRunMs(taskId: string): Promise<number> {
+    const task = await tasks.find(taskId);
+    if (!task) return 0;
+    return (
+      (await invoker.longestInvokeMs(task.model_id)) +
+      (await processors.longestRunMs(task.processors))
+    );
+  }
+
   return {
     events,
+    longestRunMs,
+    async failAbandonedManualRuns(marginMs) {
+      let failed = 0;
+      for (const left of await responses.unfinished()) {
+        if (left.trigger !== "manual" || inFlight.has(left.id)) continue;
+        const started = Date.parse(left.started_at ?? left.created_at);
+        const bound = (await longestRunMs(left.task_id)) + marginMs;
+        if (clock.now().getTime() - started <= bound) continue;
+        const record = await responses.finish(left.id, {
+          status: "failed",
+          model_id: left.model_id,
+          output: null,
+          error: "interrupted: the process performing this run stopped before it finished",
+          tokens_in: left.tokens_in,
+          tokens_out: left.tokens_out,
+          latency_ms: null,
+          cost_estimate: null,
+          attempts: left.attempts,
+          processor_results: [],
+          finished_at: clock.now().toISOString(),
+        });
+        events.emit("finished", record);
+        failed++;
+      }
+      return failed;
+    },
     run(request) {
       const running = inFlight.get(request.id);
       if (running) return running;
