@@ -70,7 +70,7 @@ describe("fastifyCorsOptionsFromCors", () => {
     }
   });
 
-  it("exposes the gRPC status headers and the request id on actual responses", async () => {
+  it("exposes the gRPC status, request id and REST paging and rate-limit headers on actual responses", async () => {
     const response = await (await build({ allowedOrigins: ["https://app.example"] })).inject({
       method: "POST",
       url: namePath,
@@ -80,7 +80,16 @@ describe("fastifyCorsOptionsFromCors", () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers["access-control-allow-origin"]).toBe("https://app.example");
     const exposed = String(response.headers["access-control-expose-headers"]).toLowerCase();
-    for (const name of ["grpc-status", "grpc-message", "grpc-status-details-bin", "x-request-id"]) {
+    for (const name of [
+      "grpc-status",
+      "grpc-message",
+      "grpc-status-details-bin",
+      "x-request-id",
+      "link",
+      "location",
+      "ratelimit-remaining",
+      "retry-after",
+    ]) {
       expect(exposed.split(/,\s*/)).toContain(name);
     }
   });

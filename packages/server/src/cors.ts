@@ -14,7 +14,10 @@ export const corsAllowedHeaders: readonly string[] = [
   "Tracestate",
 ];
 
-/** Response headers browsers may read: gRPC status and details, encodings, the request id. */
+/**
+ * Response headers browsers may read: gRPC status and details, encodings, the request id, and
+ * the REST API's paging, location and rate-limit headers.
+ */
 export const corsExposedHeaders: readonly string[] = [
   ...connectCors.exposedHeaders,
   "Grpc-Status",
@@ -22,6 +25,12 @@ export const corsExposedHeaders: readonly string[] = [
   "Grpc-Status-Details-Bin",
   "X-Request-Id",
   "Traceparent",
+  "Link",
+  "Location",
+  "RateLimit-Limit",
+  "RateLimit-Remaining",
+  "RateLimit-Reset",
+  "Retry-After",
 ].filter(
   (name, index, all) => all.findIndex((n) => n.toLowerCase() === name.toLowerCase()) === index,
 );
