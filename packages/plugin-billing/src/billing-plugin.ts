@@ -1,4 +1,5 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
+import type { ActualCostResult } from "@costplugin/proto";
 import { ErrorCode } from "@costplugin/proto";
 import type { CostSourcePlugin, HealthReport } from "@costplugin/sdk";
 import { definePlugin, PluginError } from "@costplugin/sdk";
@@ -68,9 +69,11 @@ export function createBillingPlugin(options: BillingPluginOptions): CostSourcePl
         );
       }
       const filters = Object.entries(request.tags);
-      const rows = (
-        await store.costsOfResource(source, resourceId, fromDay, toDayExclusive)
-      ).filter((row) => filters.every(([key, value]) => hasTag(row, key, value)));
+      const stored = await store.costsOfResource(source, resourceId, fromDay, toDayExclusive);
+      const rows =
+        filters.length === 0
+          ? stored
+          : stored.filter((row) => filters.every(([key, value]) => hasTag(row, key, value)));
       if (rows.length === 0 && !(await store.hasResource(source, resourceId))) {
         throw new PluginError(
           ErrorCode.RESOURCE_NOT_FOUND,
@@ -196,26 +199,23 @@ function hasTag(row: StoredCost, key: string, value: string): boolean {
   });
 }
 
-function dailyResults(rows: readonly StoredCost[], source: string) {
-  const results: Array<{
-    timestamp: { seconds: bigint; nanos: number };
-    cost: number;
-    usageAmount: number;
-    usageUnit: string;
-    source: string;
-  }> = [];
+/**
+ * One result per day, as finished messages: the SDK passes them through instead of building
+ * each of the (often 365) results again from a plain object.
+ */
+function dailyResults(rows: readonly StoredCost[], source: string): ActualCostResult[] {
+  const results: ActualCostResult[] = [];
   // Rows arrive ordered by day: walk them once, one group per day.
   for (let i = 0; i < rows.length; ) {
     const first = rows[i] as StoredCost;
     let j = i + 1;
     while (j < rows.length && (rows[j] as StoredCost).day === first.day) j += 1;
-    const group = rows.slice(i, j);
-    i = j;
     let cost: string;
     let usage: string | null = first.usageAmount;
-    if (group.length === 1) {
+    if (j === i + 1) {
       cost = first.amount;
     } else {
+      const group = rows.slice(i, j);
       for (const row of group) {
         if (row.currency !== first.currency) {
           throw new PluginError(
@@ -230,8 +230,14 @@ function dailyResults(rows: readonly StoredCost[], source: string) {
       );
       usage = sameUnit ? sumAmounts(group.map((r) => r.usageAmount as string)) : null;
     }
+    i = j;
     results.push({
-      timestamp: { seconds: BigInt(dayStartMs(first.day) / 1000), nanos: 0 },
+      $typeName: "costplugin.v1.ActualCostResult",
+      timestamp: {
+        $typeName: "google.protobuf.Timestamp",
+        seconds: dayStartSeconds(first.day),
+        nanos: 0,
+      },
       cost: Number(cost),
       usageAmount: usage === null ? 0 : Number(usage),
       usageUnit: usage === null ? "" : (first.usageUnit ?? ""),
@@ -239,6 +245,19 @@ function dailyResults(rows: readonly StoredCost[], source: string) {
     });
   }
   return results;
+}
+
+const dayStarts = new Map<string, bigint>();
+
+/** Seconds since the epoch of 00:00 UTC of `day`, remembered (the same days are asked again). */
+function dayStartSeconds(day: string): bigint {
+  let seconds = dayStarts.get(day);
+  if (seconds === undefined) {
+    seconds = BigInt(dayStartMs(day) / 1000);
+    if (dayStarts.size >= 20_000) dayStarts.clear();
+    dayStarts.set(day, seconds);
+  }
+  return seconds;
 }
 
 function matchDimensions(

@@ -1,9 +1,12 @@
+import { migrateToLatest, openDatabase } from "@costplugin/store";
 import type { TestPostgresDatabase } from "@costplugin/store/testing";
 import { createTestPostgresDatabase } from "@costplugin/store/testing";
+import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { BillingStore } from "./billing-store.js";
 import type { CostRow } from "./cost-row.js";
 import { PullLockedError } from "./pull-lock.js";
+import { billingMigrationsTable, createBillingMigrations } from "./store-migrations.js";
 import { openMigratedStore, temporarySqlitePath } from "./vendor-stand-in/index.js";
 
 let pg: TestPostgresDatabase;
@@ -122,6 +125,39 @@ describe.each(engines)("createBillingStore on %s", (dialect, url) => {
     ]);
   });
 
+  it("clips a range of years to the stored days and answers the same rows as a short range", async () => {
+    const s = fresh();
+    const id = await store.beginPull(s);
+    const rows = [
+      row("2025-12-31", "1"),
+      row("2026-03-01", "2"),
+      row("2026-03-01", "3", { accountId: "2" }),
+      row("2026-03-04", "4"),
+    ];
+    await store.upsertRows(s, id, rows);
+    const amounts = async (from: string, to: string) =>
+      (await store.costsOfResource(s, "i-1", from, to)).map((r) => `${r.day} ${r.amount}`);
+    const all = ["2025-12-31 1", "2026-03-01 2", "2026-03-01 3", "2026-03-04 4"];
+    expect((await amounts("2025-12-31", "2026-03-05")).sort()).toEqual(all);
+    expect((await amounts("2016-01-01", "2036-01-01")).sort()).toEqual(all);
+    expect(await amounts("1990-01-01", "1999-01-01")).toEqual([]);
+    expect(await amounts("2026-03-02", "2026-03-04")).toEqual([]);
+  });
+
+  it("answers a resource's rows in day order, whatever order they were stored in", async () => {
+    const s = fresh();
+    const id = await store.beginPull(s);
+    await store.upsertRows(s, id, [
+      row("2026-03-03", "3"),
+      row("2026-03-01", "1", { region: "eu-west-1" }),
+      row("2026-03-02", "2"),
+    ]);
+    const days = (await store.costsOfResource(s, "i-1", "2026-03-01", "2026-03-04")).map(
+      (r) => `${r.day} ${r.region}`,
+    );
+    expect(days).toEqual(["2026-03-01 eu-west-1", "2026-03-02 us-east-1", "2026-03-03 us-east-1"]);
+  });
+
   it("removes only the rows of the range that the pull did not see", async () => {
     const s = fresh();
     const a = await store.beginPull(s);
@@ -205,3 +241,58 @@ describe.each(engines)("createBillingStore on %s", (dialect, url) => {
     }
   });
 });
+
+describe.each(engines)("createBillingMigrations on %s", (dialect) => {
+  it("keeps every row and the upsert key when 0002 re-keys billing_costs by day", async () => {
+    const database = dialect === "postgres" ? await createTestPostgresDatabase() : undefined;
+    const url = database?.url ?? temporarySqlitePath();
+    try {
+      const old = openDatabase<unknown>({ url });
+      const migrations = createBillingMigrations(old.dialect);
+      const first = migrations["0001_billing_store"];
+      if (first === undefined) throw new Error("migration 0001 missing");
+      await migrateToLatest(old.db, {
+        migrations: { "0001_billing_store": first },
+        tableName: billingMigrationsTable,
+      });
+      const before = await writeRowsLaidOutBy0001(old);
+      expect(before).toBe(2);
+      await old.close();
+
+      const store = await openMigratedStore(url);
+      try {
+        const rows = await store.costsOfResource("legacy", "i-1", "2026-03-01", "2026-03-03");
+        expect(rows.map((r) => [r.day, r.amount])).toEqual([
+          ["2026-03-01", "1.5"],
+          ["2026-03-02", "2"],
+        ]);
+        const pull = await store.beginPull("legacy");
+        expect(await store.upsertRows("legacy", pull, [row("2026-03-02", "9")])).toEqual({
+          inserted: 0,
+          changed: 1,
+          unchanged: 0,
+        });
+        expect(await store.countRows("legacy")).toBe(2);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await database?.drop();
+    }
+  });
+});
+
+/** Writes two rows the way migration 0001 laid them out; returns how many were stored. */
+async function writeRowsLaidOutBy0001(
+  old: ReturnType<typeof openDatabase<unknown>>,
+): Promise<number> {
+  await sql`insert into billing_series (id, source, resource_id, provider, account_id, service, region, tag_group)
+values (1, 'legacy', 'i-1', 'aws', '1', 'AmazonEC2', 'us-east-1', '')`.execute(old.db);
+  await sql`insert into billing_costs (series_id, day, amount, currency, usage_amount, usage_unit, tags, revision, seen_pull, created_pull, changed_pull)
+values (1, '2026-03-02', '2', 'USD', null, null, '["env:prod"]', 1, 0, 0, 0),
+       (1, '2026-03-01', '1.5', 'USD', null, null, '["env:prod"]', 1, 0, 0, 0)`.execute(old.db);
+  const counted = await sql<{
+    n: number | string;
+  }>`select count(*) as n from billing_costs`.execute(old.db);
+  return Number(counted.rows[0]?.n);
+}

@@ -3,12 +3,20 @@ import { migrateToLatest, openDatabase } from "@costplugin/store";
 import type { Kysely } from "kysely";
 import { CompiledQuery, sql } from "kysely";
 import type { CostRow } from "./cost-row.js";
+import { addDays, daysBetween } from "./day.js";
 import { sumAmounts } from "./decimal-amount.js";
 import type { PullLock } from "./pull-lock.js";
 import { createAdvisoryPullLock, createFilePullLock, createMemoryPullLock } from "./pull-lock.js";
+import { createSeriesCache } from "./series-cache.js";
+import type { CostTuple, SqliteFastPath } from "./sqlite-fast-path.js";
+import { createSqliteFastPath } from "./sqlite-fast-path.js";
 import { billingMigrationsTable, createBillingMigrations } from "./store-migrations.js";
 import type { BillingDatabase } from "./store-schema.js";
-import { costsUpsert, seriesUpsert } from "./store-statements.js";
+import {
+  costsOfSeriesSelect,
+  costsUpsertPostgres,
+  seriesUpsertPostgres,
+} from "./store-statements.js";
 
 /** How an upsert batch changed the store. */
 export interface UpsertCounts {
@@ -126,6 +134,13 @@ export interface BillingStore {
 export interface BillingStoreOptions {
   /** A file path or `:memory:` (embedded SQLite) or a `postgres://` URL. */
   readonly url: string;
+  /**
+   * Embedded SQLite only: bytes of the file read through memory mapping (`pragma mmap_size`).
+   * Lookups then read pages where the operating system caches them instead of copying each
+   * page in with a system call (GetActualCost reads one page per day of a resource). Default 0
+   * (off): a pull writes, and mapped pages would count in its resident size.
+   */
+  readonly mmapBytes?: number;
 }
 
 // Rows per upsert statement: bounds the JSON parameter (about 1 MB) and the RETURNING set.
@@ -136,23 +151,52 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
   const database: Database<BillingDatabase> = openDatabase<BillingDatabase>({ url: options.url });
   const db = database.db;
   const dialect = database.dialect;
+  const mmapBytes = options.mmapBytes ?? 0;
+  if (!Number.isSafeInteger(mmapBytes) || mmapBytes < 0) {
+    throw new RangeError("mmapBytes must be a non-negative integer");
+  }
   const lock: PullLock =
     dialect === "postgres"
       ? createAdvisoryPullLock(db as Kysely<unknown>)
       : options.url === ":memory:"
         ? createMemoryPullLock()
         : createFilePullLock(options.url);
-  // A larger page cache (32 MiB) keeps the indexes of millions of rows in memory while pulling.
+  // A larger page cache (32 MiB) keeps the key's inner pages and the chunk being reconciled in
+  // memory on millions of rows.
   const tuned =
     dialect === "sqlite"
-      ? sql`pragma cache_size = -32768`.execute(db).then(() => undefined)
+      ? sql`pragma cache_size = -32768`
+          .execute(db)
+          .then(() => sql.raw(`pragma mmap_size = ${mmapBytes}`).execute(db))
+          .then(() => undefined)
       : Promise.resolve(undefined);
   tuned.catch(() => {});
-  const seriesSql = seriesUpsert(dialect);
-  // Ids of series already stored, so a page only sends the series it introduces. Series are
-  // never deleted, so an entry cannot go stale; the bound only caps memory.
-  const seriesIds = new Map<string, number>();
-  const costsSql = costsUpsert(dialect);
+  // Ids of series already stored, so a page only stores the series it introduces.
+  const seriesIds = createSeriesCache();
+  // PostgreSQL: whether this store object stored series since it last refreshed their statistics.
+  let seriesAddedSinceAnalyze = false;
+  // The embedded store's hot paths run on prepared statements (prepared once migrated).
+  let fastPath: SqliteFastPath | undefined;
+  const sqliteFastPath = (): SqliteFastPath | undefined => {
+    if (database.sqlite === undefined) return undefined;
+    fastPath ??= createSqliteFastPath(database.sqlite);
+    return fastPath;
+  };
+  const costsOfSeriesSql = costsOfSeriesSelect(dialect);
+  // The day lists of recent ranges: callers (dashboards, reports) ask for the same ranges again.
+  const dayLists = new Map<string, DayList>();
+  const dayList = (first: string, end: string): DayList => {
+    const key = `${first} ${end}`;
+    let list = dayLists.get(key);
+    if (list === undefined) {
+      const array: string[] = [];
+      for (let day = first; day < end; day = addDays(day, 1)) array.push(day);
+      list = { array, json: JSON.stringify(array) };
+      if (dayLists.size >= 64) dayLists.clear();
+      dayLists.set(key, list);
+    }
+    return list;
+  };
 
   const ensureState = async (source: string) => {
     await db
@@ -207,77 +251,59 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
     },
     async upsertRows(source, pullId, rows) {
       if (!Number.isSafeInteger(pullId)) throw new RangeError("pullId must be an integer");
+      const sqlite = sqliteFastPath();
+      if (sqlite !== undefined) return sqlite.upsertRows(source, pullId, rows, seriesIds);
       let inserted = 0;
       let changed = 0;
       let unchanged = 0;
       // Ids learned in this transaction join the cache only once it committed.
-      const pending = new Map<string, number>();
-      const idOf = (key: string) => pending.get(key) ?? seriesIds.get(key);
+      const pending = createSeriesCache();
+      const idOf = (r: CostRow) => pending.get(source, r) ?? seriesIds.get(source, r);
       await db.transaction().execute(async (trx) => {
-        for (let i = 0; i < rows.length; i += batchRows) {
-          const batch = rows.slice(i, i + batchRows);
-          // The series of the batch not seen yet by this store object.
+        for (let from = 0; from < rows.length; from += batchRows) {
+          const to = Math.min(rows.length, from + batchRows);
+          // The series of the batch not stored yet by this store object are stored first.
           const fresh = new Map<string, [string, string, string, string, string, string]>();
-          for (const r of batch) {
-            const key = seriesKey(
-              source,
+          for (let i = from; i < to; i += 1) {
+            const r = rows[i] as CostRow;
+            if (idOf(r) !== undefined) continue;
+            const dims: [string, string, string, string, string, string] = [
               r.resourceId,
               r.provider,
               r.accountId,
               r.service,
               r.region,
               r.tagGroup,
-            );
-            if (idOf(key) === undefined && !fresh.has(key)) {
-              fresh.set(key, [
-                r.resourceId,
-                r.provider,
-                r.accountId,
-                r.service,
-                r.region,
-                r.tagGroup,
-              ]);
-            }
+            ];
+            fresh.set(JSON.stringify(dims), dims);
           }
           if (fresh.size > 0) {
-            const ids = await trx.executeQuery<{
-              id: number;
-              resource_id: string;
-              provider: string;
-              account_id: string;
-              service: string;
-              region: string;
-              tag_group: string;
-            }>(CompiledQuery.raw(seriesSql, [source, JSON.stringify([...fresh.values()])]));
+            const ids = await trx.executeQuery<SeriesRow>(
+              CompiledQuery.raw(seriesUpsertPostgres, [
+                source,
+                JSON.stringify([...fresh.values()]),
+              ]),
+            );
             for (const s of ids.rows) {
               pending.set(
-                seriesKey(
-                  source,
-                  s.resource_id,
-                  s.provider,
-                  s.account_id,
-                  s.service,
-                  s.region,
-                  s.tag_group,
-                ),
+                source,
+                {
+                  resourceId: s.resource_id,
+                  provider: s.provider,
+                  accountId: s.account_id,
+                  service: s.service,
+                  region: s.region,
+                  tagGroup: s.tag_group,
+                },
                 Number(s.id),
               );
             }
           }
           // The last row of a repeated (series, day) wins: one statement must not touch a row twice.
           const costs = new Map<string, unknown[]>();
-          for (const r of batch) {
-            const id = idOf(
-              seriesKey(
-                source,
-                r.resourceId,
-                r.provider,
-                r.accountId,
-                r.service,
-                r.region,
-                r.tagGroup,
-              ),
-            );
+          for (let i = from; i < to; i += 1) {
+            const r = rows[i] as CostRow;
+            const id = idOf(r);
             if (id === undefined) throw new Error("series id missing after upsert");
             costs.set(`${id} ${r.day}`, [
               id,
@@ -290,10 +316,8 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
             ]);
           }
           const json = JSON.stringify([...costs.values()]);
-          const parameters =
-            dialect === "postgres" ? [pullId, json] : [pullId, pullId, pullId, json];
           const result = await trx.executeQuery<{ created_pull: number; changed_pull: number }>(
-            CompiledQuery.raw(costsSql, parameters),
+            CompiledQuery.raw(costsUpsertPostgres, [pullId, json]),
           );
           for (const row of result.rows) {
             if (Number(row.created_pull) === pullId) inserted += 1;
@@ -302,11 +326,17 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
           }
         }
       });
-      if (seriesIds.size + pending.size > 500_000) seriesIds.clear();
-      for (const [key, id] of pending) seriesIds.set(key, id);
+      seriesIds.merge(pending);
+      if (pending.size > 0) seriesAddedSinceAnalyze = true;
       return { inserted, changed, unchanged };
     },
     async removeUnseen(source, pullId, fromDay, toDay) {
+      if (seriesAddedSinceAnalyze) {
+        // Without statistics PostgreSQL takes a fresh billing_series for a few rows and walks
+        // the chunk's day range once per series; a pull that stored series refreshes them.
+        seriesAddedSinceAnalyze = false;
+        await sql`analyze billing_series`.execute(db);
+      }
       const result = await db
         .deleteFrom("billing_costs")
         .where("day", ">=", fromDay)
@@ -348,43 +378,79 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
       };
     },
     async costsOfResource(source, resourceId, fromDay, toDayExclusive) {
-      // Two index lookups instead of a join, so no planner can pick the day index and scan
-      // every resource's rows: the resource's series first, then each series' day range.
-      const series = await db
-        .selectFrom("billing_series")
-        .select(["id", "provider", "service", "region"])
-        .where("source", "=", source)
-        .where("resource_id", "=", resourceId)
-        .execute();
+      // Two lookups instead of a join, so no planner can pick a day range scan over every
+      // resource's rows: the resource's series first, then one key per (day, series).
+      const sqlite = sqliteFastPath();
+      const series =
+        sqlite !== undefined
+          ? sqlite.seriesOfResource(source, resourceId)
+          : await db
+              .selectFrom("billing_series")
+              .select(["id", "provider", "service", "region"])
+              .where("source", "=", source)
+              .where("resource_id", "=", resourceId)
+              .execute();
       if (series.length === 0) return [];
+      let first = fromDay;
+      let end = toDayExclusive;
+      if (daysBetween(first, end) > longRangeDays) {
+        // A long range is clipped to the stored days first, so ten years cost no more than
+        // the days that hold data.
+        // Two subqueries: each is one end of the key, where min and max together would scan.
+        const bounds = await db
+          .selectNoFrom((eb) => [
+            eb
+              .selectFrom("billing_costs")
+              .select((inner) => inner.fn.min("day").as("d"))
+              .as("first"),
+            eb
+              .selectFrom("billing_costs")
+              .select((inner) => inner.fn.max("day").as("d"))
+              .as("last"),
+          ])
+          .executeTakeFirst();
+        if (!bounds?.first || !bounds.last) return [];
+        if (bounds.first > first) first = bounds.first;
+        const afterLast = addDays(bounds.last, 1);
+        if (afterLast < end) end = afterLast;
+        if (first >= end) return [];
+      }
+      const days = dayList(first, end);
+      const ids = series.map((s) => Number(s.id));
       const byId = new Map(series.map((s) => [Number(s.id), s]));
-      const rows = await db
-        .selectFrom("billing_costs")
-        .select(["series_id", "day", "amount", "currency", "usage_amount", "usage_unit", "tags"])
-        .where(
-          "series_id",
-          "in",
-          series.map((s) => s.id),
-        )
-        .where("day", ">=", fromDay)
-        .where("day", "<", toDayExclusive)
-        .orderBy("day")
-        .execute();
+      const rows: CostTuple[] =
+        sqlite !== undefined
+          ? sqlite.costsOfSeries(days.json, ids)
+          : (
+              await db.executeQuery<CostOfSeriesRow>(
+                CompiledQuery.raw(costsOfSeriesSql, [days.array, ids]),
+              )
+            ).rows.map((r) => [
+              Number(r.series_id),
+              r.day,
+              r.amount,
+              r.currency,
+              r.usage_amount,
+              r.usage_unit,
+              r.tags,
+            ]);
       const out: StoredCost[] = new Array(rows.length);
       for (let k = 0; k < rows.length; k += 1) {
-        const row = rows[k] as (typeof rows)[number];
-        const s = byId.get(Number(row.series_id));
+        const [seriesId, day, amount, currency, usageAmount, usageUnit, tagsJson] = rows[
+          k
+        ] as CostTuple;
+        const s = byId.get(seriesId);
         out[k] = {
-          day: row.day,
+          day,
           resourceId,
           provider: s?.provider ?? "",
           service: s?.service ?? "",
           region: s?.region ?? "",
-          amount: row.amount,
-          currency: row.currency,
-          usageAmount: row.usage_amount,
-          usageUnit: row.usage_unit,
-          tagsJson: row.tags,
+          amount,
+          currency,
+          usageAmount,
+          usageUnit,
+          tagsJson,
         };
       }
       return out;
@@ -502,8 +568,32 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
   };
 }
 
-function seriesKey(...parts: string[]): string {
-  return parts.join("\u0000");
+// Ranges longer than this are clipped to the stored days before the lookups.
+const longRangeDays = 400;
+
+interface DayList {
+  readonly array: readonly string[];
+  readonly json: string;
+}
+
+interface CostOfSeriesRow {
+  series_id: number;
+  day: string;
+  amount: string;
+  currency: string;
+  usage_amount: string | null;
+  usage_unit: string | null;
+  tags: string;
+}
+
+interface SeriesRow {
+  id: number;
+  resource_id: string;
+  provider: string;
+  account_id: string;
+  service: string;
+  region: string;
+  tag_group: string;
 }
 
 interface StoredRowShape {

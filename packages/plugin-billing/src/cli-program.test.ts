@@ -198,6 +198,23 @@ describe("runCli", () => {
     });
   });
 
+  it("lists the commands, the variables it reads and its exit statuses in --help", async () => {
+    const result = await run(["--help"]);
+    expect(result.code).toBe(exitCodes.ok);
+    for (const text of [
+      "pull [options]",
+      "serve [options]",
+      "validate-token [options]",
+      "COSTPLUGIN_BILLING_TOKEN_FILE",
+      "COSTPLUGIN_BILLING_COST_REPORT_TOKEN",
+      "COSTPLUGIN_BILLING_WORKSPACE_TOKEN",
+      "COSTPLUGIN_BILLING_DATABASE_URL",
+      "75 another pull of the source is running",
+    ]) {
+      expect(result.stdout).toContain(text);
+    }
+  });
+
   it("exits 2 when --config is missing", async () => {
     const result = await run(["pull"]);
     expect(result.code).toBe(exitCodes.usage);

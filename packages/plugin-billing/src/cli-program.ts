@@ -1,8 +1,5 @@
 import type { CostSourcePlugin, Observability } from "@costplugin/sdk";
-import { createObservability } from "@costplugin/sdk";
 import { Command, CommanderError, Option } from "commander";
-import { registerBillingMetrics } from "./billing-metrics.js";
-import { createBillingPlugin } from "./billing-plugin.js";
 import { createBillingStore } from "./billing-store.js";
 import type { BillingConfig } from "./config.js";
 import { loadBillingConfig } from "./config.js";
@@ -125,7 +122,8 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
       writeOut: (text) => environment.stdout.write(text),
       writeErr: (text) => environment.stderr.write(text),
     })
-    .showHelpAfterError();
+    .showHelpAfterError()
+    .addHelpText("after", helpEpilogue);
 
   const configOption = () =>
     new Option("-c, --config <path>", "the YAML configuration file").makeOptionMandatory();
@@ -205,7 +203,10 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
     .option("--host <host>", "interface to bind (default 127.0.0.1)")
     .action(async (opts: { config: string; port?: string; host?: string }) => {
       const config = await withConfig(opts.config);
-      const store = createBillingStore({ url: config.databaseUrl });
+      const store = createBillingStore({
+        url: config.databaseUrl,
+        mmapBytes: config.serveMmapBytes,
+      });
       let closed = false;
       const closeStore = async () => {
         if (closed) return;
@@ -218,6 +219,13 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
         await closeStore();
         throw error;
       }
+      // The serving stack loads only here: a pull never pays for it in start-up or memory.
+      const [{ createObservability }, { registerBillingMetrics }, { createBillingPlugin }] =
+        await Promise.all([
+          import("@costplugin/sdk"),
+          import("./billing-metrics.js"),
+          import("./billing-plugin.js"),
+        ]);
       const plugin = createBillingPlugin({
         store,
         source: config.source,
@@ -292,6 +300,26 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
     return fail(`unexpected failure: ${message}`, exitCodes.failure);
   }
 }
+
+const helpEpilogue = `
+Environment:
+  COSTPLUGIN_BILLING_TOKEN_FILE         file holding the API token (wins over the variable)
+  COSTPLUGIN_BILLING_TOKEN              the API token, sent as Authorization: Bearer
+  COSTPLUGIN_BILLING_COST_REPORT_TOKEN  the cost report to read (preferred)
+  COSTPLUGIN_BILLING_WORKSPACE_TOKEN    the workspace to read when no cost report token is set
+  COSTPLUGIN_BILLING_API_URL            overrides params.vendor_api_url
+  COSTPLUGIN_BILLING_DATABASE_URL       overrides params.database_url (file path or postgres:// URL)
+  COSTPLUGIN_PLUGIN_PORT                serve: port when --port is not given
+
+Exit status: 0 done, 1 vendor or store failure, 2 bad command line, configuration or
+credentials, 3 validate-token rejected, 75 another pull of the source is running, 130
+interrupted.
+
+Example:
+  costplugin-billing validate-token --config billing.yaml
+  costplugin-billing pull --config billing.yaml
+  costplugin-billing serve --config billing.yaml --port 50051
+`;
 
 const unauthorizedHint =
   "the token is missing, expired, revoked or unknown: create a new one in the vendor console under API token settings (its value is shown only once), update the secret, and run validate-token again";

@@ -159,6 +159,68 @@ describe("costplugin-billing (the program)", () => {
     }
   }, 90_000);
 
+  it("draws a progress bar on a terminal, then prints the summary, never the token", async () => {
+    vendor = await startVendorStandIn({
+      dataset: createCostDataset({ resources: 6, lastDay: "2027-12-31" }),
+    });
+    const dir = mkdtempSync(join(tmpdir(), "billing-tty-"));
+    const config = writeConfigFile({
+      dir,
+      vendorUrl: vendor.url,
+      databaseUrl: join(dir, "billing.db"),
+      params: ["initial_days: 5", "chunk_days: 2", "page_size: 10"],
+    });
+    const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+    const command = [
+      process.execPath,
+      "--conditions=source",
+      "--import",
+      "tsx",
+      cliPath,
+      "pull",
+      "--config",
+      config,
+    ]
+      .map(quote)
+      .join(" ");
+    // `script` runs the program on a pseudo-terminal, as a person at a terminal would.
+    const child = spawn(
+      "script",
+      ["-qfec", `stty cols 120 rows 40; exec ${command}`, "/dev/null"],
+      {
+        cwd: packageDir,
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: process.env.HOME ?? "",
+          TERM: "xterm",
+          COSTPLUGIN_BILLING_TOKEN: standInTokens.bearer,
+          COSTPLUGIN_BILLING_COST_REPORT_TOKEN: standInTokens.costReport,
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let output = "";
+    child.stdout?.on("data", (chunk) => {
+      output += String(chunk);
+    });
+    child.stderr?.on("data", (chunk) => {
+      output += String(chunk);
+    });
+    const [code] = await once(child, "exit");
+    expect(code).toBe(0);
+    // The bar: cursor control sequences and its last state, all days done.
+    expect(output).toContain("\u001b[");
+    expect(output).toMatch(/pulling \|=+\| 5\/5 days \| 30 rows/);
+    // Log lines are for non-terminals only; the summary closes the run.
+    expect(output).not.toContain("chunk stored");
+    expect(output).toMatch(/rows: 30 new, 0 changed, 0 unchanged, 0 removed/);
+    expect(output).toMatch(/requests: \d+ \(0 retries\), pages: \d+/);
+    for (const secret of [standInTokens.bearer, standInTokens.costReport]) {
+      expect(output).not.toContain(secret);
+      expect(output).not.toContain(encodeURIComponent(secret));
+    }
+  }, 60_000);
+
   it("ends with exactly the data of a clean pull when killed half-way and run again", async () => {
     const dataset = createCostDataset({ resources: 30 });
     vendor = await startVendorStandIn({ dataset });

@@ -1,4 +1,3 @@
-import { runPlugin } from "@costplugin/server";
 import { runCli } from "./cli-program.js";
 
 // The process entry of `costplugin-billing`: everything else lives in runCli, which tests drive.
@@ -18,6 +17,8 @@ const code = await runCli({
     // The server installs its own graceful-shutdown handlers.
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
+    // Loaded for `serve` only, so pulls and validate-token start fast and small.
+    const { runPlugin } = await import("@costplugin/server");
     return runPlugin(plugin, options);
   },
 });

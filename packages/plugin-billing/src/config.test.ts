@@ -23,6 +23,7 @@ describe("parseBillingConfigText", () => {
       rateLimitMaxWaitMs: 120_000,
       staleAfterMs: 48 * 3_600_000,
       projectionDays: 7,
+      serveMmapBytes: 1024 * 1024 * 1024,
       tokenPrefixes: { costReport: ["cr_"], workspace: ["ws_"] },
       tokenMinLength: 16,
     });

@@ -59,6 +59,12 @@ export interface BillingConfig {
   readonly staleAfterMs: number;
   /** Days of recent actual cost the projection averages. */
   readonly projectionDays: number;
+  /**
+   * Bytes of the embedded store's file `serve` reads through memory mapping (0: read with
+   * system calls). Mapped pages are the operating system's file cache: they show in the
+   * process's resident size but are shared and reclaimable.
+   */
+  readonly serveMmapBytes: number;
   /** Accepted prefixes of cost report and workspace tokens. */
   readonly tokenPrefixes: {
     readonly costReport: readonly string[];
@@ -114,6 +120,7 @@ const numberRules = {
   },
   stale_after_hours: { key: "stale_after_hours", min: 1, max: 24 * 366, fallback: 48 },
   projection_days: { key: "projection_days", min: 1, max: 90, fallback: 7 },
+  serve_mmap_mb: { key: "serve_mmap_mb", min: 0, max: 65_536, fallback: 1024 },
   token_min_length: { key: "token_min_length", min: 1, max: 512, fallback: 16 },
 } satisfies Record<string, NumberRule>;
 
@@ -295,6 +302,7 @@ export function parseBillingConfig(raw: unknown, options: ParseConfigOptions): B
     circuitBreakerHalfOpenMs: integer(numberRules.circuit_breaker_half_open_seconds) * 1000,
     staleAfterMs: integer(numberRules.stale_after_hours) * 3_600_000,
     projectionDays: integer(numberRules.projection_days),
+    serveMmapBytes: integer(numberRules.serve_mmap_mb) * 1024 * 1024,
     tokenPrefixes: {
       costReport: prefixes("cost_report_token_prefixes", ["cr_"]),
       workspace: prefixes("workspace_token_prefixes", ["ws_"]),

@@ -1,3 +1,4 @@
+import { Decimal } from "decimal.js";
 import { describe, expect, it } from "vitest";
 import { costRowFromVendor, dayFromAccruedAt, splitTag } from "./cost-row.js";
 import { canonicalAmount, sumAmounts } from "./decimal-amount.js";
@@ -34,6 +35,40 @@ describe("canonicalAmount", () => {
     expect(canonicalAmount("12,5")).toBeUndefined();
     expect(canonicalAmount("NaN")).toBeUndefined();
     expect(canonicalAmount("1".repeat(80))).toBeUndefined();
+  });
+
+  it.each([
+    ["007.50", "7.5"],
+    ["-0.50", "-0.5"],
+    ["-00", "0"],
+    ["1.", "1"],
+    ["-12.340", "-12.34"],
+    ["12.34", "12.34"],
+    ["+5", "5"],
+    [".5", "0.5"],
+    ["-", undefined],
+    ["", undefined],
+    ["1.2.3", undefined],
+    [" 1 ", "1"],
+  ])("reads %j as %j", (input, canonical) => {
+    expect(canonicalAmount(input)).toBe(canonical);
+  });
+
+  it("gives the text of an exact decimal conversion for generated amounts", () => {
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed;
+    };
+    const digits = (n: number) => Array.from({ length: n }, () => String(next() % 10)).join("");
+    for (let i = 0; i < 2000; i += 1) {
+      const sign = next() % 4 === 0 ? "-" : "";
+      const whole = digits(1 + (next() % 12));
+      const fraction = next() % 3 === 0 ? "" : `.${digits(next() % 10)}`;
+      const text = `${sign}${whole}${fraction}`;
+      const exact = new Decimal(text);
+      expect(canonicalAmount(text), text).toBe(exact.isZero() ? "0" : exact.toFixed());
+    }
   });
 
   it("adds without binary rounding", () => {

@@ -60,51 +60,59 @@ export function splitTag(tag: string): { key: string; value: string } {
   return at < 0 ? { key: tag, value: "" } : { key: tag.slice(0, at), value: tag.slice(at + 1) };
 }
 
+const dimensionFields = ["provider", "account_id", "service", "region", "resource_id"] as const;
+const noTags: readonly string[] = Object.freeze([]);
+const currencyPattern = /^[A-Z]{3}$/;
+
 /**
  * Validates one element of the vendor's `costs` array. Returns the row or a sentence saying what
- * is wrong with it (never quoting the values).
+ * is wrong with it (never quoting the values). Every pulled row goes through here, so it reads
+ * each field once and copies nothing it can keep (a sorted, duplicate-free tag list is kept as is).
  */
 export function costRowFromVendor(raw: unknown, tagGroupings: readonly string[]): CostRow | string {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return "it is not an object";
   const r = raw as Record<string, unknown>;
-  if (typeof r.accrued_at !== "string") return "accrued_at is missing";
-  const day = dayFromAccruedAt(r.accrued_at);
+  const accruedAt = r.accrued_at;
+  if (typeof accruedAt !== "string") return "accrued_at is missing";
+  const day = dayFromAccruedAt(accruedAt);
   if (day === undefined) return "accrued_at is not a date";
-  if (typeof r.amount !== "string" && typeof r.amount !== "number") return "amount is missing";
-  const amount = canonicalAmount(r.amount);
+  const rawAmount = r.amount;
+  if (typeof rawAmount !== "string" && typeof rawAmount !== "number") return "amount is missing";
+  const amount = canonicalAmount(rawAmount);
   if (amount === undefined) return "amount is not a decimal number";
-  if (typeof r.currency !== "string" || !/^[A-Z]{3}$/.test(r.currency)) {
+  const currency = r.currency;
+  if (typeof currency !== "string" || !currencyPattern.test(currency)) {
     return "currency is not a three-letter code";
   }
-  const dims: Record<string, string> = {};
-  for (const field of ["provider", "account_id", "service", "region", "resource_id"]) {
-    const value = r[field];
-    if (value === undefined || value === null) dims[field] = "";
-    else if (typeof value !== "string" || value.length > maxFieldLength) {
-      return `${field} is not a string of at most ${maxFieldLength} characters`;
-    } else dims[field] = value;
+  const provider = dimension(r.provider);
+  const accountId = dimension(r.account_id);
+  const service = dimension(r.service);
+  const region = dimension(r.region);
+  const resourceId = dimension(r.resource_id);
+  if (
+    provider === undefined ||
+    accountId === undefined ||
+    service === undefined ||
+    region === undefined ||
+    resourceId === undefined
+  ) {
+    const field = dimensionFields.find((f) => dimension(r[f]) === undefined);
+    return `${field} is not a string of at most ${maxFieldLength} characters`;
   }
-  let tags: string[] = [];
-  if (r.tags !== undefined && r.tags !== null) {
-    if (
-      !Array.isArray(r.tags) ||
-      r.tags.length > maxTags ||
-      !r.tags.every((t) => typeof t === "string" && t.length <= maxFieldLength)
-    ) {
-      return `tags is not a list of at most ${maxTags} strings`;
-    }
-    tags = r.tags.length < 2 ? [...(r.tags as string[])] : [...new Set(r.tags as string[])].sort();
-  }
+  const tags = tagList(r.tags);
+  if (tags === undefined) return `tags is not a list of at most ${maxTags} strings`;
   let usageAmount: string | null = null;
   let usageUnit: string | null = null;
-  if (r.usage_amount !== undefined && r.usage_amount !== null) {
-    if (typeof r.usage_amount !== "string" && typeof r.usage_amount !== "number") {
+  const rawUsage = r.usage_amount;
+  if (rawUsage !== undefined && rawUsage !== null) {
+    if (typeof rawUsage !== "string" && typeof rawUsage !== "number") {
       return "usage_amount is not a decimal number";
     }
-    const usage = canonicalAmount(r.usage_amount);
+    const usage = canonicalAmount(rawUsage);
     if (usage === undefined) return "usage_amount is not a decimal number";
     usageAmount = usage;
-    if (typeof r.usage_unit === "string" && r.usage_unit.length <= 64) usageUnit = r.usage_unit;
+    const unit = r.usage_unit;
+    if (typeof unit === "string" && unit.length <= 64) usageUnit = unit;
   }
   let tagGroup = "";
   if (tagGroupings.length > 0) {
@@ -113,16 +121,36 @@ export function costRowFromVendor(raw: unknown, tagGroupings: readonly string[])
   }
   return {
     day,
-    provider: dims.provider ?? "",
-    accountId: dims.account_id ?? "",
-    service: dims.service ?? "",
-    region: dims.region ?? "",
-    resourceId: dims.resource_id ?? "",
+    provider,
+    accountId,
+    service,
+    region,
+    resourceId,
     tagGroup,
     amount,
-    currency: r.currency,
+    currency,
     usageAmount,
     usageUnit,
     tags,
   };
+}
+
+/** A dimension as stored: `""` when absent, undefined when not an acceptable string. */
+function dimension(value: unknown): string | undefined {
+  if (value === undefined || value === null) return "";
+  return typeof value === "string" && value.length <= maxFieldLength ? value : undefined;
+}
+
+/** The tags sorted and without duplicates, or undefined when `value` is not a list of tags. */
+function tagList(value: unknown): readonly string[] | undefined {
+  if (value === undefined || value === null) return noTags;
+  if (!Array.isArray(value) || value.length > maxTags) return undefined;
+  let ordered = true;
+  for (let i = 0; i < value.length; i += 1) {
+    const tag: unknown = value[i];
+    if (typeof tag !== "string" || tag.length > maxFieldLength) return undefined;
+    if (i > 0 && !((value[i - 1] as string) < tag)) ordered = false;
+  }
+  // Vendors usually send tags sorted: then the list is kept as is.
+  return ordered ? (value as string[]) : [...new Set(value as string[])].sort();
 }

@@ -34,3 +34,16 @@ export function dayStartMs(day: string): number {
 export function minDay(a: string, b: string): string {
   return a < b ? a : b;
 }
+
+const epochDays = new Map<string, number>();
+
+/** Days from 1970-01-01 to `day` (`YYYY-MM-DD`); remembered, since rows repeat few days. */
+export function epochDay(day: string): number {
+  let n = epochDays.get(day);
+  if (n === undefined) {
+    n = Math.round(dayStartMs(day) / dayMs);
+    if (epochDays.size >= 10_000) epochDays.clear();
+    epochDays.set(day, n);
+  }
+  return n;
+}

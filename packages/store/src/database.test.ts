@@ -62,6 +62,25 @@ describe.each(engines)("openDatabase on %s", (dialect, url) => {
     }
   });
 
+  it("exposes the SQLite connection behind the query builder, and none on PostgreSQL", async () => {
+    const database = openDatabase<DB>({ url: url() });
+    try {
+      await migrateToLatest(database.db as Kysely<unknown>, {
+        migrations,
+        tableName: "t_migrations",
+      });
+      await database.db.insertInto("notes").values({ id: "raw", body: "shared" }).execute();
+      if (dialect === "sqlite") {
+        const row = database.sqlite?.prepare("select body from notes where id = ?").get("raw");
+        expect(row).toEqual({ body: "shared" });
+      } else {
+        expect(database.sqlite).toBeUndefined();
+      }
+    } finally {
+      await database.close();
+    }
+  });
+
   it("names the failing migration", async () => {
     const database = openDatabase<DB>({ url: url() });
     try {

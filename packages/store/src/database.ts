@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import type { Database as SqliteConnection } from "better-sqlite3";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
@@ -24,6 +25,12 @@ export interface Database<DB> {
   readonly db: Kysely<DB>;
   /** The engine behind `db`. */
   readonly dialect: Dialect;
+  /**
+   * The better-sqlite3 connection behind `db` on SQLite (undefined on PostgreSQL): an escape
+   * hatch for hot paths that reuse prepared statements or run a synchronous transaction. It is
+   * the same connection as `db`, so never use it while a Kysely transaction is open.
+   */
+  readonly sqlite?: SqliteConnection;
   /** Closes the connection or pool; the database is unusable afterwards. */
   close(): Promise<void>;
 }
@@ -54,5 +61,5 @@ export function openDatabase<DB>(options: DatabaseOptions): Database<DB> {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, dialect: "sqlite", close: () => db.destroy() };
+  return { db, dialect: "sqlite", sqlite, close: () => db.destroy() };
 }

@@ -34,8 +34,18 @@ const base = {
   stderr: process.stderr,
   stderrIsTTY: process.stderr.isTTY === true,
 };
-const serve = (plugin: Parameters<typeof runPlugin>[0], options: Parameters<typeof runPlugin>[1]) =>
-  runPlugin(plugin, { ...options, server: { ...options?.server, onClose: () => vendor.close() } });
+let serverUrl = "http://127.0.0.1:<PORT>";
+const serve = async (
+  plugin: Parameters<typeof runPlugin>[0],
+  options: Parameters<typeof runPlugin>[1],
+) => {
+  const running = await runPlugin(plugin, {
+    ...options,
+    server: { ...options?.server, onClose: () => vendor.close() },
+  });
+  serverUrl = running.url;
+  return running;
+};
 for (const argv of [
   ["validate-token", "--config", config],
   ["pull", "--config", config],
@@ -51,5 +61,5 @@ const example = vendor.dataset.resources[0]?.resourceId ?? "";
 const end = new Date();
 const start = new Date(end.getTime() - 7 * 86_400_000);
 process.stderr.write(
-  `try: curl -s -H 'content-type: application/json' -d '{"resourceId":"${example}","start":"${start.toISOString()}","end":"${end.toISOString()}"}' http://127.0.0.1:<PORT>/costplugin.v1.CostSourceService/GetActualCost\n`,
+  `try: curl -s -H 'content-type: application/json' -d '{"resourceId":"${example}","start":"${start.toISOString()}","end":"${end.toISOString()}"}' ${serverUrl}/costplugin.v1.CostSourceService/GetActualCost\n`,
 );
