@@ -128,6 +128,15 @@ async function checkMetricsRoute(baseUrl: string, metricsOn: boolean): Promise<v
   }
 }
 
+/** Waits (up to 2 s: log writes are asynchronous) until `file` holds an RPC log line. */
+async function waitForLogLine(file: string, name: string): Promise<void> {
+  for (let attempt = 0; attempt < 40; attempt++) {
+    if (readFileSync(file, "utf8").includes('"msg":"rpc completed"')) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${name}: no RPC log line in ${file}`);
+}
+
 function countLines(file: string): number {
   let lines = 0;
   const bytes = readFileSync(file);
@@ -147,10 +156,10 @@ interface Cell extends LoadResult {
 }
 
 /**
- * Starts one server per configuration (all pinned to `serverCpu`, idle while another is loaded),
- * checks each with real clients, then loads them one right after the other with h2load pinned to
- * `loadCpu`, round after round in a rotating order, and reports each configuration's throughput
- * and latency beside the all-off reference.
+ * For every load and round, starts each configuration in turn as a fresh server alone on
+ * `serverCpu`, checks it with real clients, loads it with h2load pinned to `loadCpu` and stops
+ * it, in an order that rotates from round to round; reports each configuration's throughput, CPU
+ * per request and latency beside the all-off reference.
  */
 export async function runObservabilityBench(
   options: ObservabilityBenchOptions,
@@ -176,29 +185,29 @@ export async function runObservabilityBench(
   };
   const commands = new Map<ConfigurationName, string[]>();
   const measured = new Map<string, Measurement[]>();
+  for (const c of configurations) commands.set(c.name, argsOf(c));
+  /** Starts a fresh server of configuration `c` and checks it with real clients. */
+  const start = async (c: (typeof configurations)[number]): Promise<SpawnedServer> => {
+    const server = await spawnServer(
+      "serve-one-port-observability",
+      options.serverCpu,
+      ["PORT"],
+      commands.get(c.name) ?? [],
+    );
+    servers.set(c.name, server);
+    const url = `http://127.0.0.1:${server.ports.PORT}`;
+    await sanityCheck(url);
+    await checkMetricsRoute(url, c.metrics);
+    const logFile = logFiles.get(c.name);
+    if (logFile !== undefined) await waitForLogLine(logFile, c.name);
+    return server;
+  };
+  // Closing flushes the tracer, so the sink has seen every export once this returns.
+  const stopAll = async () => {
+    await Promise.all([...servers.values()].map((server) => server.stop()));
+    servers.clear();
+  };
   try {
-    for (const c of configurations) {
-      const args = argsOf(c);
-      commands.set(c.name, args);
-      servers.set(
-        c.name,
-        await spawnServer("serve-one-port-observability", options.serverCpu, ["PORT"], args),
-      );
-    }
-    const urlOf = (name: ConfigurationName) =>
-      `http://127.0.0.1:${(servers.get(name) as SpawnedServer).ports.PORT}`;
-    for (const c of configurations) {
-      await sanityCheck(urlOf(c.name));
-      await checkMetricsRoute(urlOf(c.name), c.metrics);
-      const logFile = logFiles.get(c.name);
-      if (
-        logFile !== undefined &&
-        !readFileSync(logFile, "utf8").includes('"msg":"rpc completed"')
-      ) {
-        throw new Error(`${c.name}: no RPC log line in ${logFile}`);
-      }
-    }
-
     for (let round = 0; round < options.rounds; round++) {
       for (const row of rows) {
         const order = configurations.map(
@@ -207,7 +216,11 @@ export async function runObservabilityBench(
         );
         for (const c of order) {
           log(`round ${round + 1}/${options.rounds} ${row.protocol} ${c.name} ...`);
-          const server = servers.get(c.name) as SpawnedServer;
+          // A fresh process for every cell, alone on its CPU: two processes of one build differ
+          // by several per cent in CPU per request (JIT, memory layout), and idle neighbours on
+          // the same CPU skew it further; both would otherwise stick to one column.
+          const server = await start(c);
+          const url = `http://127.0.0.1:${server.ports.PORT}`;
           // CPU time is read when h2load's warm-up ends and after its last request, and divided
           // by the requests it counted in between (it does not count warm-up requests).
           let cpuAfterWarmup = server.cpuMs();
@@ -215,7 +228,7 @@ export async function runObservabilityBench(
             cpuAfterWarmup = server.cpuMs();
           }, options.warmupSeconds * 1000);
           const loaded = await runLoad({
-            url: urlOf(c.name) + benchPath,
+            url: url + benchPath,
             body: benchBodies[row.protocol].body,
             headers: benchBodies[row.protocol].headers,
             http1: row.http1,
@@ -235,12 +248,12 @@ export async function runObservabilityBench(
           );
           const key = `${row.protocol}|${c.name}`;
           measured.set(key, [...(measured.get(key) ?? []), result]);
+          await stopAll();
         }
       }
     }
   } finally {
-    // Closing flushes the tracer, so the sink has seen every export once this returns.
-    await Promise.all([...servers.values()].map((server) => server.stop()));
+    await stopAll();
   }
   const logLines = new Map(
     [...logFiles].map(([name, file]) => [
@@ -264,21 +277,34 @@ export async function runObservabilityBench(
     };
   };
 
+  /** Median over the rounds of `f(cell of this round, all-off cell of the same round)`. */
+  const pairedMedian = (
+    protocol: BenchProtocol,
+    name: ConfigurationName,
+    f: (cell: Measurement, reference: Measurement) => number,
+  ): number => {
+    const cells = measured.get(`${protocol}|${name}`) ?? [];
+    const references = measured.get(`${protocol}|all off`) ?? [];
+    const values = cells
+      .map((cell, round) => f(cell, references[round] as Measurement))
+      .sort((x, y) => x - y);
+    return values[Math.floor((values.length - 1) / 2)] ?? Number.NaN;
+  };
+
   const table = [
     "| load | configuration | req/s | throughput cost vs all off | server CPU µs/req | CPU cost vs all off | p50 ms | p99 ms | failed | req/s of each round |",
     "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
   ];
   for (const row of rows) {
-    const reference = cellOf(row.protocol, "all off");
     for (const c of configurations) {
       const cell = cellOf(row.protocol, c.name);
       const isReference = c.name === "all off";
       const cost = isReference
         ? "reference"
-        : `${((1 - cell.requestsPerSecond / reference.requestsPerSecond) * 100).toFixed(1)} %`;
+        : `${(pairedMedian(row.protocol, c.name, (x, ref) => 1 - x.requestsPerSecond / ref.requestsPerSecond) * 100).toFixed(1)} %`;
       const cpuCost = isReference
         ? "reference"
-        : `${((cell.cpuUs / reference.cpuUs - 1) * 100).toFixed(1)} %`;
+        : `${(pairedMedian(row.protocol, c.name, (x, ref) => x.cpuUs / ref.cpuUs - 1) * 100).toFixed(1)} %`;
       table.push(
         `| ${row.label} | ${c.name} | ${cell.requestsPerSecond.toFixed(0)} | ${cost} | ${cell.cpuUs.toFixed(1)} | ${cpuCost} | ${cell.p50Ms.toFixed(2)} | ${cell.p99Ms.toFixed(2)} | ${cell.failed} | ${cell.rounds.map((r) => r.toFixed(0)).join(", ")} |`,
       );
@@ -307,9 +333,9 @@ export async function runObservabilityBench(
     )
     .join("; ");
   const markdown = [
-    `Four copies of the one-port server (\`startServer()\` as shipped, fast path on, the reference plugin \`plugin-list-price\`), each in its own process pinned to CPU ${options.serverCpu} and started with different switches (\`bench/dist/servers/serve-one-port-observability.js\`): **all off** \`${(commands.get("all off") ?? []).join(" ")}\` (\`metrics: false\`, \`logger: false\`, no tracer); **metrics** adds the RPC metrics interceptor, process metrics and \`/metrics\`; **+ logs** adds the pino request log at level info, one JSON line per RPC written synchronously to a file (as the default logger writes to stderr); **+ tracing** adds an OpenTelemetry span per RPC, batched and exported over OTLP/HTTP to a stand-in collector on 127.0.0.1 that answers every export at once.`,
+    `The one-port server (\`startServer()\` as shipped, fast path on, the reference plugin \`plugin-list-price\`) in four configurations, each cell a fresh process alone on CPU ${options.serverCpu} (started, checked, loaded, stopped), with different switches (\`bench/dist/servers/serve-one-port-observability.js\`): **all off** \`${(commands.get("all off") ?? []).join(" ")}\` (\`metrics: false\`, \`logger: false\`, no tracer); **metrics** adds the RPC metrics interceptor, process metrics and \`/metrics\`; **+ logs** adds the pino request log at level info, one JSON line per RPC, written to a file through the same stream the server writes stderr with by default (\`createLogDestination\`: lines batched into one synchronous 4 KiB write, at most 100 ms late); **+ tracing** adds an OpenTelemetry span per RPC, batched and exported over OTLP/HTTP to a stand-in collector on 127.0.0.1 that answers every export at once.`,
     "",
-    `h2load runs pinned to CPU ${options.loadCpu}, ${options.warmupSeconds} s warm-up then ${options.seconds} s measured per cell; the four servers of a load are measured one right after the other, ${options.rounds} rounds in rotating order, and the table shows the round with the median req/s (every round in the last column) and the median server CPU time per request (user + system time of the server process from the end of the warm-up to the last request, over the requests h2load counted in that time; it depends much less than req/s on what else runs on the machine). Each server is first checked with real Connect and gRPC clients; \`/metrics\` must answer exactly when metrics are on; the log files must hold RPC lines. Example load: \`taskset -c ${options.loadCpu} h2load ${example.join(" ")}\`.`,
+    `h2load runs pinned to CPU ${options.loadCpu}, ${options.warmupSeconds} s warm-up then ${options.seconds} s measured per cell; the four configurations of a load are measured one right after the other, ${options.rounds} rounds in rotating order, and the table shows the round with the median req/s (every round in the last column), the median server CPU time per request (user + system time of the server process from the end of the warm-up to the last request, over the requests h2load counted in that time; it depends much less than req/s on what else runs on the machine), and each cost as the median over the rounds of the cost measured against the all-off server in the same round (cells seconds apart, so slow changes in the machine's load cancel out). Each server is first checked with real Connect and gRPC clients; \`/metrics\` must answer exactly when metrics are on; the log files must hold RPC lines. Example load: \`taskset -c ${options.loadCpu} h2load ${example.join(" ")}\`.`,
     "",
     table.join("\n"),
     "",

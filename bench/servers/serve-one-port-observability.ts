@@ -1,13 +1,13 @@
 // The one-port server with the reference plugin and each observability feature switched by a
 // flag, to measure what metrics, logs and tracing cost:
 //   --metrics on|off        the RPC metrics interceptor, process metrics and /metrics
-//   --logs off|<file>       pino JSON lines at level info, one per RPC, written synchronously to
-//                           <file> (as the default logger writes to stderr); /dev/null works
+//   --logs off|<file>       pino JSON lines at level info, one per RPC, written to <file> through
+//                           the stream the server writes stderr with by default; /dev/null works
 //   --tracing off|<url>     OpenTelemetry spans exported over OTLP/HTTP to <url>
-import { closeSync, openSync, writeSync } from "node:fs";
+import { openSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createListPricePlugin } from "@costplugin/plugin-list-price";
-import { createTracing, startServer } from "@costplugin/server";
+import { createLogDestination, createTracing, startServer } from "@costplugin/server";
 
 const { values } = parseArgs({
   options: {
@@ -32,25 +32,11 @@ const running = await startServer({
   port: 0,
   metrics: values.metrics === "on",
   logger: logFd === undefined ? false : { level: "info" },
-  logStream:
-    logFd === undefined
-      ? undefined
-      : {
-          write: (line: string) => {
-            writeSync(logFd, line);
-          },
-        },
+  logStream: logFd === undefined ? undefined : createLogDestination(logFd),
   tracing:
     values.tracing === "off"
       ? undefined
       : createTracing({ endpoint: values.tracing, serviceName: "costplugin-bench", headers: {} }),
 });
 process.stdout.write(`PORT=${running.port}\n`);
-process.once(
-  "SIGTERM",
-  () =>
-    void running.close().then(() => {
-      if (logFd !== undefined) closeSync(logFd);
-      process.exit(0);
-    }),
-);
+process.once("SIGTERM", () => void running.close().then(() => process.exit(0)));

@@ -73,7 +73,11 @@ export function createDurationHistogram(options: DurationHistogramOptions): Dura
         });
       }
       out.push(
-        { labels: { le: "+Inf", ...state.labels }, value: state.count, metricName: `${name}_bucket` },
+        {
+          labels: { le: "+Inf", ...state.labels },
+          value: state.count,
+          metricName: `${name}_bucket`,
+        },
         { labels: { ...state.labels }, value: state.sum, metricName: `${name}_sum` },
         { labels: { ...state.labels }, value: state.count, metricName: `${name}_count` },
       );
@@ -104,7 +108,12 @@ export function createDurationHistogram(options: DurationHistogramOptions): Dura
       const key = JSON.stringify(labels);
       let state = all.get(key);
       if (state === undefined) {
-        state = { labels: { ...labels }, counts: new Float64Array(bounds.length + 1), sum: 0, count: 0 };
+        state = {
+          labels: { ...labels },
+          counts: new Float64Array(bounds.length + 1),
+          sum: 0,
+          count: 0,
+        };
         all.set(key, state);
       }
       const s = state;

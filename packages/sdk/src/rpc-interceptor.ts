@@ -37,21 +37,22 @@ export function createRpcInterceptor(options: RpcInterceptorOptions): Intercepto
       byProtocol = {};
       seriesByMethod.set(req.method, byProtocol);
     }
-    const series = (byProtocol[protocol] ??= metrics.series(
-      req.service.typeName,
-      req.method.name,
-      protocol,
-    ));
+    let series = byProtocol[protocol];
+    if (series === undefined) {
+      series = metrics.series(req.service.typeName, req.method.name, protocol);
+      byProtocol[protocol] = series;
+    }
+    const measured = series;
     const inSli = sliServices.has(req.service.typeName);
     const startedMs = clock.now();
-    series.started();
+    measured.started();
     let finished = false;
     const finish = (code: Code | undefined) => {
       if (finished) return;
       finished = true;
       const endedMs = clock.now();
       const seconds = Math.max(0, (endedMs - startedMs) / 1000);
-      series.finished(codeLabel(code), seconds);
+      measured.finished(codeLabel(code), seconds);
       if (inSli && code !== Code.Canceled) {
         sliWindow.record(endedMs, isServerFault(code), seconds);
       }

@@ -14,6 +14,8 @@ export type { FastPath, FastPathAttachOptions, FastPathOptions } from "./fast-pa
 export { createFastPath } from "./fast-path/fast-path.js";
 export type { HostOptions } from "./host-options.js";
 export { HostOptionsError, parseHostOptions, pluginPortVariable } from "./host-options.js";
+export type { LogDestination, LogDestinationOptions } from "./log-destination.js";
+export { createLogDestination } from "./log-destination.js";
 export { redactedPaths, redactNestedCredentials } from "./logger.js";
 export { requestIdFromHeaders, traceparentFromHeaders } from "./request-id.js";
 export type { RunPluginOptions } from "./run-plugin.js";

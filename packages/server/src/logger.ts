@@ -1,6 +1,7 @@
 import type { DestinationStream, Logger, LoggerOptions } from "pino";
 import { pino } from "pino";
 import pinoPretty from "pino-pretty";
+import { createLogDestination } from "./log-destination.js";
 
 /** Options of `createServerLogger`. */
 export interface ServerLoggerOptions {
@@ -187,7 +188,7 @@ export function createServerLogger(options: ServerLoggerOptions): Logger {
     options.stream ??
     (options.prettyWhenNoStream
       ? pinoPretty({ destination: 2, sync: true, translateTime: "SYS:HH:MM:ss.l" })
-      : pino.destination({ fd: 2, sync: true }));
+      : createLogDestination(2));
   const logger = pino(loggerOptions, stream);
   // Pino applies `formatters.bindings` to the root's bindings only; children (every request's
   // logger among them) get theirs redacted here. Children inherit this method.

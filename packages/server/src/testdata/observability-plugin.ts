@@ -66,7 +66,12 @@ export function createObservabilityPlugin(clock: FakeClock) {
     supports: () => ({ supported: true }),
     getProjectedCost: async ({ resource }) => {
       await behave(resource?.sku ?? "");
-      return { unitPrice: 0.0104, currency: "USD", costPerMonth: 7.592, billingDetail: "on-demand" };
+      return {
+        unitPrice: 0.0104,
+        currency: "USD",
+        costPerMonth: 7.592,
+        billingDetail: "on-demand",
+      };
     },
     getPricingSpec: async ({ resource }) => {
       await behave(resource?.sku ?? "");
