@@ -88,6 +88,18 @@ function firstFixture(context: RunContext) {
   return context.options.fixtures.resources[0];
 }
 
+type ResourceMethod = "supports" | "getProjectedCost" | "getPricingSpec";
+
+/** A call of a resource-taking method with the first resource fixture, or a skip without one. */
+function resourceCall(method: ResourceMethod) {
+  return (session: ProtocolSession, context: RunContext): PreparedCall => {
+    const fixture = firstFixture(context);
+    if (fixture === undefined) return skip(noResourceFixture);
+    const request = { resource: descriptorFromFixture(fixture) };
+    return () => session.costSource[method](request, session.callOptions);
+  };
+}
+
 function actualCostCall(days: number) {
   return (session: ProtocolSession, context: RunContext): PreparedCall => {
     const fixture = context.options.fixtures.actualCost;
@@ -125,15 +137,7 @@ export const supportsLatencyCheck = latencyCheck({
   method: "Supports",
   what: "Supports for the first resource fixture",
   bar: { standard: 50, advanced: 25 },
-  prepare(session, context) {
-    const fixture = firstFixture(context);
-    if (fixture === undefined) return skip(noResourceFixture);
-    return () =>
-      session.costSource.supports(
-        { resource: descriptorFromFixture(fixture) },
-        session.callOptions,
-      );
-  },
+  prepare: resourceCall("supports"),
 });
 
 /** `performance.projected-cost-latency`. */
@@ -143,15 +147,7 @@ export const projectedCostLatencyCheck = latencyCheck({
   method: "GetProjectedCost",
   what: "GetProjectedCost for the first resource fixture",
   bar: { standard: 200, advanced: 100 },
-  prepare(session, context) {
-    const fixture = firstFixture(context);
-    if (fixture === undefined) return skip(noResourceFixture);
-    return () =>
-      session.costSource.getProjectedCost(
-        { resource: descriptorFromFixture(fixture) },
-        session.callOptions,
-      );
-  },
+  prepare: resourceCall("getProjectedCost"),
 });
 
 /** `performance.pricing-spec-latency`. */
@@ -161,15 +157,7 @@ export const pricingSpecLatencyCheck = latencyCheck({
   method: "GetPricingSpec",
   what: "GetPricingSpec for the first resource fixture",
   bar: { standard: 200, advanced: 100 },
-  prepare(session, context) {
-    const fixture = firstFixture(context);
-    if (fixture === undefined) return skip(noResourceFixture);
-    return () =>
-      session.costSource.getPricingSpec(
-        { resource: descriptorFromFixture(fixture) },
-        session.callOptions,
-      );
-  },
+  prepare: resourceCall("getPricingSpec"),
 });
 
 /** `performance.actual-cost-24h-latency`. */
